@@ -1,0 +1,66 @@
+# ftrace-sdo: a patch series for the Linux 6.12 ftrace core, and the harness
+# that builds, boots and tests it.  See README.md.
+#
+#   make          build the patched kernel, boot it, show what the series does
+#   make check    run every test; ends with "N passed, N failed, N skipped"
+
+ARCH_NAME ?= x86_64
+S := scripts
+B := build
+OBJ := $(B)/obj/$(ARCH_NAME)
+
+.PHONY: all demo deps tree build rootfs check baseline bench export verify \
+	series-check harness-selftest clean distclean help
+
+all: demo
+
+help:
+	@sed -n 's/^#   //p' Makefile; echo; \
+	echo "other targets: deps tree build rootfs baseline bench export verify series-check harness-selftest clean"
+
+deps:
+	@$(S)/deps.sh
+
+tree: deps
+	@$(S)/tree.sh
+
+build: tree
+	@$(S)/build.sh $(ARCH_NAME)
+
+rootfs: build
+	@$(S)/rootfs.sh $(ARCH_NAME)
+
+demo: rootfs
+	@$(S)/demo.sh $(ARCH_NAME)
+
+check: rootfs
+	@$(S)/check.sh $(ARCH_NAME)
+
+# Build the unpatched base and record its test results in tests/baseline/.
+baseline: tree
+	@$(S)/baseline.sh $(ARCH_NAME)
+
+bench: rootfs
+	@$(S)/bench.sh $(ARCH_NAME)
+
+# Scratch tree commits -> patches/ and patches/series.
+export: deps
+	@$(S)/export.sh
+
+# patches/ applied to a fresh base reproduces the scratch tree exactly.
+verify: deps
+	@$(S)/verify.sh
+
+# Every prefix of the series builds; checkpatch --strict on every patch.
+series-check: tree
+	@$(S)/series-check.sh $(ARCH_NAME)
+
+# The harness catches a boot-time WARN and a broken ftracetest test.
+harness-selftest: tree
+	@$(S)/harness-selftest.sh $(ARCH_NAME)
+
+clean:
+	rm -rf $(B)/obj $(B)/results
+
+distclean:
+	rm -rf $(B)

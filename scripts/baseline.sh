@@ -1,0 +1,21 @@
+#!/bin/bash
+# Build the unpatched base (tag "base" of the scratch tree) with the same
+# configuration, run the same guest test suite on it and record every
+# test's result in tests/baseline/ARCH.txt.  make check fails on any
+# kselftest that does worse than recorded here.
+set -eu
+. "$(dirname "$0")/lib.sh"
+ARCH_NAME=${1:-x86_64}
+SRC=$BUILD/base-linux
+OBJ=$BUILD/obj/$ARCH_NAME-base
+OUT=$BUILD/results/$ARCH_NAME-base
+if [ ! -d "$SRC" ]; then
+	kgit worktree prune
+	kgit worktree add -q --detach "$SRC" "$BASE_TAG"
+fi
+"$TOP/scripts/build.sh" "$ARCH_NAME" "$SRC" "$OBJ"
+"$TOP/scripts/rootfs.sh" "$ARCH_NAME" "$SRC" "$OBJ"
+OBJ=$OBJ "$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/run" "${CHECK_TIMEOUT:-3000}" ||
+	echo "warning: the base run was not clean; recording what it gave" >&2
+mkdir -p "$TOP/tests/baseline"
+"$TOP/scripts/results.py" record "$OUT/run" "$TOP/tests/baseline/$ARCH_NAME.txt"

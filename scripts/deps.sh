@@ -1,0 +1,26 @@
+#!/bin/bash
+# Install everything the harness needs from Debian packages.
+# Idempotent: when every package is present it returns in well under a second.
+set -eu
+
+PKGS="linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev cpio
+dwarves qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu busybox-static
+trace-cmd ccache xz-utils kmod rsync python3 git bash"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+
+if [ -z "$missing" ]; then
+	exit 0
+fi
+
+echo "deps: installing:$missing"
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,82 @@
+#!/bin/bash
+# Boot the built kernel of ARCH under QEMU and run one guest command.
+# Usage: qemu-run.sh ARCH RUN OUTDIR [TIMEOUT_SECONDS]
+#
+# The guest runs /guest/RUN.sh, then writes /results as a tar archive to a
+# virtio disk, which is unpacked into OUTDIR.  The full console goes to
+# OUTDIR/console.log.  Fails when:
+#   - the guest's end marker is missing (timeout, panic, hang),
+#   - the console shows a kernel WARNING, BUG, Oops, lockdep report, RCU
+#     stall or panic,
+#   - the guest command itself failed.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+ARCH_NAME=$1 RUN=$2 OUTDIR=$3 TMO=${4:-1800}
+OBJ=${OBJ:-$BUILD/obj/$ARCH_NAME}
+mkdir -p "$OUTDIR"
+rm -rf "${OUTDIR:?}"/*
+DISK=$OUTDIR/results.img
+truncate -s 256M "$DISK"
+CONSOLE=$OUTDIR/console.log
+
+APPEND="panic=-1 ftsdo.run=$RUN ftsdo.timeout=$((TMO - 60)) ${EXTRA_APPEND:-}"
+case $ARCH_NAME in
+x86_64)
+	QEMU=qemu-system-x86_64
+	KERNEL=$OBJ/arch/x86/boot/bzImage
+	MACHINE="-M q35"
+	APPEND="console=ttyS0 $APPEND"
+	ACCEL=$("$TOP/scripts/kvm-probe.sh" "$OBJ")
+	;;
+arm64)
+	QEMU=qemu-system-aarch64
+	KERNEL=$OBJ/arch/arm64/boot/Image
+	MACHINE="-M virt"
+	APPEND="console=ttyAMA0 $APPEND"
+	ACCEL="-accel tcg -cpu max"
+	;;
+*) die "unknown arch $ARCH_NAME" ;;
+esac
+[ -f "$KERNEL" ] || die "no kernel image $KERNEL: build first"
+[ -f "$OBJ/rootfs.cpio.gz" ] || die "no rootfs: run scripts/rootfs.sh $ARCH_NAME"
+
+log "boot $ARCH_NAME ($ACCEL), run '$RUN', timeout ${TMO}s"
+start=$(date +%s)
+set +e
+# shellcheck disable=SC2086
+timeout --foreground -k 10 "$TMO" $QEMU $MACHINE $ACCEL -smp 2 -m 2G \
+	-kernel "$KERNEL" -initrd "$OBJ/rootfs.cpio.gz" -append "$APPEND" \
+	-drive file="$DISK",if=virtio,format=raw \
+	-display none -serial stdio -monitor none -no-reboot -nodefaults \
+	</dev/null >"$CONSOLE" 2>&1
+qrc=$?
+set -e
+log "qemu exited ($qrc) after $(( $(date +%s) - start ))s; console: ${CONSOLE#$TOP/}"
+
+tar -xf "$DISK" -C "$OUTDIR" 2>/dev/null || true
+rm -f "$DISK"
+
+fail=0
+if ! grep -q '^FTSDO-DONE' "$CONSOLE"; then
+	echo "error: the guest did not finish (timeout ${TMO}s, hang or panic); console tail:" >&2
+	tail -n 30 "$CONSOLE" | sed 's/^/    /' >&2
+	fail=1
+fi
+if "$TOP/scripts/splat-scan.sh" "$CONSOLE" >"$OUTDIR/splats.txt"; then
+	:
+else
+	echo "error: kernel splat on the console:" >&2
+	head -n 40 "$OUTDIR/splats.txt" | sed 's/^/    /' >&2
+	fail=1
+fi
+{
+	echo "$(grep -q '^FTSDO-DONE' "$CONSOLE"; echo $?) harness/guest-completed"
+	echo "$([ -s "$OUTDIR/splats.txt" ]; echo $((1 - $?))) harness/no-kernel-splat"
+} >"$OUTDIR/harness.txt"
+grc=$(sed -n 's/^FTSDO-DONE rc=\([0-9]*\).*/\1/p' "$CONSOLE" | tail -n 1)
+if [ $fail = 0 ] && [ "$grc" != 0 ]; then
+	echo "error: guest command '$RUN' exited $grc" >&2
+	fail=1
+fi
+exit $fail

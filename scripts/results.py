@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Turn a guest's raw results into per-test verdicts.
+
+  results.py record OUTDIR BASELINE        write the base's results
+  results.py check  OUTDIR BASELINE TAP    write TAP, compare with the base
+
+A test's result is one of PASS, XFAIL, UNSUPPORTED, UNTESTED, UNRESOLVED,
+FAIL.  Ranked best first: PASS = XFAIL > UNSUPPORTED = UNTESTED > UNRESOLVED
+> FAIL.  In `check`, a kselftest that ranks lower than on the base fails;
+so does a test the base does not have (a new test) unless it passes or is
+skipped; a test that is as bad as on the base is reported as a TODO and
+counted as skipped.  Prints "N passed, N failed, N skipped" last.
+"""
+import os
+import re
+import sys
+
+RANK = {"PASS": 3, "XFAIL": 3, "UNSUPPORTED": 2, "UNTESTED": 2,
+        "SKIP": 2, "UNRESOLVED": 1, "FAIL": 0, "MISSING": 0}
+
+
+def ftracetest(outdir):
+    """ftracetest -K -k -l: KTAP lines name the test by its description;
+    the kept log N-<file>-log.* names its path."""
+    paths = {}
+    logdir = os.path.join(outdir, "ftrace-logs")
+    for root, _dirs, files in os.walk(logdir):
+        for f in files:
+            m = re.match(r"(\d+)-.*-log\.", f)
+            if not m:
+                continue
+            with open(os.path.join(root, f), errors="replace") as fh:
+                first = fh.readline()
+            m2 = re.match(r"execute( \(instance\) )?: *(\S+)", first)
+            if m2:
+                p = m2.group(2)
+                p = p[p.find("test.d/") + 7:] if "test.d/" in p else p
+                if m2.group(1):
+                    p += " (instance)"
+                paths[int(m.group(1))] = "ftrace/" + p
+    res = {}
+    ktap = os.path.join(outdir, "ftracetest.ktap")
+    if not os.path.exists(ktap):
+        return res
+    with open(ktap, errors="replace") as fh:
+        for line in fh:
+            m = re.match(r"(not ok|ok) (\d+) (.*?)(?: # (\S+))?\s*$", line)
+            if not m:
+                continue
+            ok, n, desc, tag = m.group(1), int(m.group(2)), m.group(3), m.group(4)
+            name = paths.get(n, "ftrace/#%d %s" % (n, desc.strip()))
+            if ok == "ok":
+                r = {"SKIP": "UNSUPPORTED", "XFAIL": "XFAIL"}.get(tag, "PASS")
+            else:
+                r = "UNRESOLVED" if tag == "UNRESOLVED" else "FAIL"
+            res[name] = r
+    return res
+
+
+def exitcodes(path):
+    """Lines 'RC name' from the livepatch and project runners."""
+    res = {}
+    if not os.path.exists(path):
+        return res
+    with open(path) as fh:
+        for line in fh:
+            parts = line.split(None, 1)
+            if len(parts) != 2:
+                continue
+            rc, name = int(parts[0]), parts[1].strip()
+            res[name] = "PASS" if rc == 0 else "UNSUPPORTED" if rc == 4 else "FAIL"
+    return res
+
+
+def collect(outdir):
+    res = ftracetest(outdir)
+    res.update(exitcodes(os.path.join(outdir, "livepatch.txt")))
+    res.update(exitcodes(os.path.join(outdir, "project.txt")))
+    res.update(exitcodes(os.path.join(outdir, "harness.txt")))
+    return res
+
+
+def load_baseline(path):
+    base = {}
+    with open(path) as fh:
+        for line in fh:
+            if line.startswith("#") or not line.strip():
+                continue
+            r, name = line.rstrip("\n").split(" ", 1)
+            base[name] = r
+    return base
+
+
+def main():
+    mode, outdir, basefile = sys.argv[1], sys.argv[2], sys.argv[3]
+    res = collect(outdir)
+    if not res:
+        print("error: no test results in %s" % outdir, file=sys.stderr)
+        return 1
+    if mode == "record":
+        with open(basefile, "w") as fh:
+            fh.write("# Results of the unpatched base; written by `make baseline`.\n")
+            for name in sorted(res):
+                if name.startswith(("project/", "harness/")):
+                    continue
+                fh.write("%s %s\n" % (res[name], name))
+        print("recorded %d results in %s" % (len(res), basefile))
+        return 0
+
+    base = load_baseline(basefile)
+    if not os.environ.get("SUBSET"):
+        for name in base:   # a kselftest of the base that did not run at all
+            res.setdefault(name, "MISSING")
+    npass = nfail = nskip = 0
+    lines = []
+    for i, name in enumerate(sorted(res), 1):
+        r, b = res[name], base.get(name)
+        if b is not None and RANK[r] < RANK[b]:
+            lines.append("not ok %d %s # %s, base: %s" % (i, name, r, b))
+            nfail += 1
+        elif RANK[r] == 3:
+            lines.append("ok %d %s" % (i, name))
+            npass += 1
+        elif RANK[r] == 2:
+            lines.append("ok %d %s # SKIP %s" % (i, name, r))
+            nskip += 1
+        elif b is not None:
+            lines.append("not ok %d %s # TODO %s, as on the base" % (i, name, r))
+            nskip += 1
+        else:
+            lines.append("not ok %d %s # %s (new test)" % (i, name, r))
+            nfail += 1
+    with open(sys.argv[4], "w") as fh:
+        fh.write("TAP version 13\n1..%d\n" % len(lines))
+        fh.write("\n".join(lines) + "\n")
+    for line in lines:
+        if line.startswith("not ok") and "# TODO" not in line:
+            print(line)
+    print("%d passed, %d failed, %d skipped" % (npass, nfail, nskip))
+    return 1 if nfail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

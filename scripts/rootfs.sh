@@ -1,0 +1,86 @@
+#!/bin/bash
+# Build the initramfs for ARCH: busybox, the kernel's modules, the ftrace and
+# livepatch selftests of the tree that was built, trace-cmd and a few GNU
+# tools the selftests rely on (x86_64 only: they are copied from the host),
+# and the project's guest scripts and tests.
+# Usage: rootfs.sh ARCH [SRC] [OBJ]
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+ARCH_NAME=${1:-x86_64}
+SRC=${2:-$LINUX}
+OBJ=${3:-$BUILD/obj/$ARCH_NAME}
+OUT=$OBJ/rootfs.cpio.gz
+ROOT=$OBJ/rootfs
+case $ARCH_NAME in
+x86_64) KARCH=x86_64; CROSS="" ;;
+arm64) KARCH=arm64; CROSS=aarch64-linux-gnu- ;;
+*) die "unknown arch $ARCH_NAME" ;;
+esac
+kmake() {
+	make -s -C "$SRC" O="$OBJ" ARCH=$KARCH CROSS_COMPILE=$CROSS \
+		CC="ccache ${CROSS}gcc" -j"$JOBS" "$@"
+}
+
+# Copy a dynamically linked host binary and the libraries it needs.
+copy_host_bin() {
+	local bin lib
+	bin=$(command -v "$1") || die "host binary $1 not found"
+	install -D -m 755 "$bin" "$ROOT/usr/bin/$(basename "$1")"
+	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
+		[ -e "$ROOT$lib" ] || install -D -m 755 "$lib" "$ROOT$lib"
+	done
+}
+
+rm -rf "$ROOT"
+mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,root,results,mnt}
+
+# busybox: the shell and most commands.
+case $ARCH_NAME in
+x86_64) BB=/bin/busybox ;;
+arm64) BB=$BUILD/busybox-arm64/bin/busybox ;;
+esac
+[ -x "$BB" ] || die "busybox for $ARCH_NAME not found at $BB"
+install -m 755 "$BB" "$ROOT/bin/busybox"
+for a in $("$TOP/scripts/busybox-applets.sh" "$BB"); do
+	[ -e "$ROOT/bin/$a" ] || ln -s busybox "$ROOT/bin/$a"
+done
+
+# Modules, with modules.dep for modprobe.
+kmake INSTALL_MOD_PATH="$ROOT" INSTALL_MOD_STRIP=1 modules_install >/dev/null
+KREL=$(cat "$OBJ/include/config/kernel.release")
+rm -f "$ROOT/lib/modules/$KREL/build"
+mkdir -p "$ROOT/lib/modules/$KREL/build"	# livepatch selftests want KDIR
+
+# Selftests of this very tree.
+mkdir -p "$ROOT/selftests"
+cp -a "$SRC/tools/testing/selftests/ftrace" "$ROOT/selftests/ftrace"
+cp -a "$SRC/tools/testing/selftests/kselftest" "$ROOT/selftests/" 2>/dev/null || true
+LP=$OBJ/livepatch-selftests
+rm -rf "$LP"
+cp -a "$SRC/tools/testing/selftests/livepatch" "$LP"
+kmake M="$LP/test_modules" modules >/dev/null
+${CROSS}gcc -static -O2 -o "$LP/test_klp-call_getpid" "$LP/test_klp-call_getpid.c"
+mkdir -p "$ROOT/selftests/livepatch/test_modules"
+cp "$LP"/*.sh "$LP"/settings "$LP/test_klp-call_getpid" "$ROOT/selftests/livepatch/"
+for m in "$LP"/test_modules/*.ko; do
+	${CROSS}strip --strip-debug -o "$ROOT/selftests/livepatch/test_modules/$(basename "$m")" "$m"
+done
+
+# Host tools the selftests use beyond busybox (GNU options), and trace-cmd.
+if [ "$ARCH_NAME" = x86_64 ]; then
+	for b in bash date sysctl getconf trace-cmd; do
+		copy_host_bin "$b"
+	done
+	copy_host_bin kmod
+	ln -sf kmod "$ROOT/usr/bin/modinfo"
+fi
+
+# The project's guest side.
+cp -a "$TOP/guest" "$ROOT/guest"
+[ -d "$TOP/tests/guest" ] && cp -a "$TOP/tests/guest" "$ROOT/guest/tests"
+install -m 755 "$TOP/guest/init" "$ROOT/init"
+echo "$ARCH_NAME" >"$ROOT/etc/ftsdo-arch"
+
+(cd "$ROOT" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 >"$OUT"
+log "rootfs: ${OUT#$TOP/} ($(du -h "$OUT" | cut -f1), kernel $KREL)"

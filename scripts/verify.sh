@@ -1,0 +1,29 @@
+#!/bin/bash
+# Check that patches/ applied to a fresh base gives exactly the scratch
+# tree's HEAD (same git tree object).
+set -eu
+. "$(dirname "$0")/lib.sh"
+[ -d "$LINUX/.git" ] || die "no scratch tree at $LINUX: run make tree"
+V=$BUILD/verify
+kgit worktree remove --force "$V" >/dev/null 2>&1 || rm -rf "$V"
+kgit worktree prune
+kgit worktree add -q --detach "$V" "$BASE_TAG"
+n=0
+while read -r p; do
+	case $p in ''|'#'*) continue ;; esac
+	git -C "$V" -c user.name=ftrace-sdo -c user.email=ftrace-sdo@users.noreply.invalid \
+		am -q "$TOP/patches/$p" || die "patches/$p does not apply to the base"
+	n=$((n + 1))
+done <"$TOP/patches/series"
+want=$(kgit rev-parse 'HEAD^{tree}')
+got=$(git -C "$V" rev-parse 'HEAD^{tree}')
+kgit worktree remove --force "$V"
+if [ "$want" != "$got" ]; then
+	echo "error: patches/ ($n patches) does not reproduce the scratch tree:" >&2
+	echo "error: run make export, or rebuild the tree from patches/" >&2
+	exit 1
+fi
+if [ -n "$(kgit status --porcelain --untracked-files=no)" ]; then
+	echo "warning: the scratch tree has uncommitted changes, not in patches/" >&2
+fi
+log "verify: $n patches reproduce the scratch tree (tree $want)"

@@ -1,0 +1,35 @@
+#!/bin/sh
+# The samples/ftrace direct-call modules attach, their trampolines run with
+# the right arguments, and they detach without leaving a direct site.
+T=/sys/kernel/tracing
+fail() { echo "FAIL: $*"; exit 1; }
+modinfo ftrace-direct >/dev/null 2>&1 || { echo "SKIP: no samples"; exit 4; }
+echo 0 >$T/tracing_on; echo >$T/trace; echo 1 >$T/tracing_on
+
+# ftrace-direct: one trampoline on wake_up_process, it prints the task.
+modprobe ftrace-direct || fail "modprobe ftrace-direct"
+grep -q '^wake_up_process .*->' $T/enabled_functions ||
+	fail "wake_up_process is not a direct site"
+sleep 1 &
+wait
+grep -q 'my_direct_func: waking up ' $T/trace || fail "trampoline did not run"
+rmmod ftrace-direct || fail "rmmod ftrace-direct"
+
+# ftrace-direct-multi: one ops, two functions; both must report their ip.
+modprobe ftrace-direct-multi || fail "modprobe ftrace-direct-multi"
+for f in wake_up_process schedule; do
+	grep -q "^$f .*->" $T/enabled_functions || fail "$f is not a direct site"
+done
+sleep 1
+for f in wake_up_process schedule; do
+	ip=$(grep " $f\$" $T/available_filter_functions_addrs | cut -d' ' -f1)
+	grep -q "my_direct_func: ip ${ip#0}" $T/trace ||
+		grep -q "my_direct_func: ip ${ip}" $T/trace ||
+		fail "no hit with ip $ip ($f)"
+done
+rmmod ftrace-direct-multi || fail "rmmod ftrace-direct-multi"
+
+# Nothing is left behind.
+grep -q -- '->' $T/enabled_functions && fail "direct sites left: $(grep -- '->' $T/enabled_functions)"
+echo 0 >$T/tracing_on; echo >$T/trace; echo 1 >$T/tracing_on
+echo PASS
