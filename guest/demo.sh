@@ -9,7 +9,7 @@ echo "kernel: $(uname -r), $(wc -l <$T/available_filter_functions) traceable fun
 echo "-- direct calls: samples/ftrace/ftrace-direct-multi attaches one trampoline"
 echo "   to wake_up_process and schedule; enabled_functions shows the direct sites:"
 modprobe ftrace-direct-multi
-grep -E '^(wake_up_process|schedule) ' $T/enabled_functions | sed 's/^/   /'
+grep -A1 -E '^(wake_up_process|schedule) ' $T/enabled_functions | sed 's/^\t*/   /'
 sleep 1
 echo "   the trampoline's own trace_printk output:"
 grep -m 3 'my_direct_func' $T/trace | sed 's/^ */   /'

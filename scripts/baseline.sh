@@ -13,7 +13,7 @@ if [ ! -d "$SRC" ]; then
 	kgit worktree prune
 	kgit worktree add -q --detach "$SRC" "$BASE_TAG"
 fi
-"$TOP/scripts/build.sh" "$ARCH_NAME" "$SRC" "$OBJ"
+BASE_BUILD=1 "$TOP/scripts/build.sh" "$ARCH_NAME" "$SRC" "$OBJ"
 "$TOP/scripts/rootfs.sh" "$ARCH_NAME" "$SRC" "$OBJ"
 OBJ=$OBJ "$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/run" "${CHECK_TIMEOUT:-3000}" ||
 	echo "warning: the base run was not clean; recording what it gave" >&2

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Make the .config for ARCH in its object directory:
-#   tinyconfig + configs/base.config + configs/$ARCH.config, then olddefconfig.
+# Make the .config for ARCH in its object directory: tinyconfig +
+# configs/base.config + configs/$ARCH.config (+ configs/$ARCH-series.config
+# unless BASE_BUILD=1), then olddefconfig.
 # Fails when an option a fragment asks for did not stick.
 # Usage: config.sh ARCH SRC OBJ
 set -eu
@@ -13,6 +14,10 @@ arm64) KARCH=arm64; MAKEVARS="CROSS_COMPILE=aarch64-linux-gnu-" ;;
 *) die "unknown arch $ARCH_NAME" ;;
 esac
 frags="$TOP/configs/base.config $TOP/configs/$ARCH_NAME.config"
+# Options the series adds; the unpatched base (BASE_BUILD=1) has no such symbols.
+if [ -z "${BASE_BUILD:-}" ] && [ -f "$TOP/configs/$ARCH_NAME-series.config" ]; then
+	frags="$frags $TOP/configs/$ARCH_NAME-series.config"
+fi
 for f in ${EXTRA_CONFIG:-}; do frags="$frags $f"; done
 mkdir -p "$OBJ"
 

@@ -8,8 +8,12 @@ echo 0 >$T/tracing_on; echo >$T/trace; echo 1 >$T/tracing_on
 
 # ftrace-direct: one trampoline on wake_up_process, it prints the task.
 modprobe ftrace-direct || fail "modprobe ftrace-direct"
-grep -q '^wake_up_process .*->' $T/enabled_functions ||
-	fail "wake_up_process is not a direct site"
+# A direct site is flagged D; the next line names its trampoline.
+is_direct() {
+	grep -A1 "^$1 " $T/enabled_functions | grep -q "^$1 .* D .*" &&
+		grep -A1 "^$1 " $T/enabled_functions | grep -q "direct-->$2"
+}
+is_direct wake_up_process my_tramp || fail "wake_up_process is not a direct site"
 sleep 1 &
 wait
 grep -q 'my_direct_func: waking up ' $T/trace || fail "trampoline did not run"
@@ -18,7 +22,7 @@ rmmod ftrace-direct || fail "rmmod ftrace-direct"
 # ftrace-direct-multi: one ops, two functions; both must report their ip.
 modprobe ftrace-direct-multi || fail "modprobe ftrace-direct-multi"
 for f in wake_up_process schedule; do
-	grep -q "^$f .*->" $T/enabled_functions || fail "$f is not a direct site"
+	is_direct $f my_tramp || fail "$f is not a direct site"
 done
 sleep 1
 for f in wake_up_process schedule; do
@@ -30,6 +34,7 @@ done
 rmmod ftrace-direct-multi || fail "rmmod ftrace-direct-multi"
 
 # Nothing is left behind.
-grep -q -- '->' $T/enabled_functions && fail "direct sites left: $(grep -- '->' $T/enabled_functions)"
+grep -q -- 'direct-->' $T/enabled_functions &&
+	fail "direct sites left: $(grep -B1 -- 'direct-->' $T/enabled_functions)"
 echo 0 >$T/tracing_on; echo >$T/trace; echo 1 >$T/tracing_on
 echo PASS
