@@ -4,7 +4,7 @@
 # /dev/kvm exists but guests hang.  The verdict is cached per host.
 . "$(dirname "$0")/lib.sh"
 OBJ=$1
-TCG="-accel tcg -cpu max"
+TCG="-accel tcg,thread=single -cpu max"
 CACHE=$BUILD/.kvm-probe
 if [ "${FTSDO_KVM:-auto}" = no ] || [ ! -w /dev/kvm ]; then
 	echo "$TCG"; exit 0

@@ -34,7 +34,7 @@ arm64)
 	KERNEL=$OBJ/arch/arm64/boot/Image
 	MACHINE="-M virt"
 	APPEND="console=ttyAMA0 $APPEND"
-	ACCEL="-accel tcg -cpu max"
+	ACCEL="-accel tcg,thread=single -cpu max"
 	;;
 *) die "unknown arch $ARCH_NAME" ;;
 esac

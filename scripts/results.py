@@ -16,44 +16,60 @@ import re
 import sys
 
 RANK = {"PASS": 3, "XFAIL": 3, "UNSUPPORTED": 2, "UNTESTED": 2,
-        "SKIP": 2, "UNRESOLVED": 1, "FAIL": 0, "MISSING": 0}
+        "SKIP": 2, "UNRESOLVED": 1, "FAIL": 0, "CRASH": 0, "MISSING": 0}
+
+
+def read_lines(outdir, name):
+    """Lines of a result file, or of the console log when the guest died
+    before writing its results (the guest prints them there too)."""
+    path = os.path.join(outdir, name)
+    if not os.path.exists(path):
+        path = os.path.join(outdir, "console.log")
+    if not os.path.exists(path):
+        return []
+    with open(path, errors="replace") as fh:
+        return [line.rstrip("\r\n") for line in fh]
 
 
 def ftracetest(outdir):
-    """ftracetest -K -k -l: KTAP lines name the test by its description;
-    the kept log N-<file>-log.* names its path."""
-    paths = {}
-    logdir = os.path.join(outdir, "ftrace-logs")
-    for root, _dirs, files in os.walk(logdir):
-        for f in files:
-            m = re.match(r"(\d+)-.*-log\.", f)
-            if not m:
-                continue
-            with open(os.path.join(root, f), errors="replace") as fh:
-                first = fh.readline()
-            m2 = re.match(r"execute( \(instance\) )?: *(\S+)", first)
-            if m2:
-                p = m2.group(2)
-                p = p[p.find("test.d/") + 7:] if "test.d/" in p else p
-                if m2.group(1):
-                    p += " (instance)"
-                paths[int(m.group(1))] = "ftrace/" + p
+    """ftracetest -K prints KTAP lines that name a case by number and
+    description; the guest's FTSDO-CASE lines map numbers to .tc paths."""
+    cases = {}
+    for line in read_lines(outdir, "ftrace-cases.txt"):
+        m = re.search(r"FTSDO-CASE (\d+) (.*)$", line)
+        if m:
+            cases[int(m.group(1))] = "ftrace/" + m.group(2).strip()
     res = {}
-    ktap = os.path.join(outdir, "ftracetest.ktap")
-    if not os.path.exists(ktap):
-        return res
-    with open(ktap, errors="replace") as fh:
-        for line in fh:
-            m = re.match(r"(not ok|ok) (\d+) (.*?)(?: # (\S+))?\s*$", line)
-            if not m:
-                continue
-            ok, n, desc, tag = m.group(1), int(m.group(2)), m.group(3), m.group(4)
-            name = paths.get(n, "ftrace/#%d %s" % (n, desc.strip()))
-            if ok == "ok":
-                r = {"SKIP": "UNSUPPORTED", "XFAIL": "XFAIL"}.get(tag, "PASS")
-            else:
-                r = "UNRESOLVED" if tag == "UNRESOLVED" else "FAIL"
-            res[name] = r
+    for line in read_lines(outdir, "ftracetest.ktap"):
+        m = re.match(r"(not ok|ok) (\d+) (.*?)(?: # (\S+))?\s*$", line)
+        if not m:
+            continue
+        ok, n, desc, tag = m.group(1), int(m.group(2)), m.group(3), m.group(4)
+        name = cases.get(n, "ftrace/#%d %s" % (n, desc.strip()))
+        if ok == "ok":
+            r = {"SKIP": "UNSUPPORTED", "XFAIL": "XFAIL"}.get(tag, "PASS")
+        else:
+            r = "UNRESOLVED" if tag == "UNRESOLVED" else "FAIL"
+        res[name] = r
+    # The guest died: the first case without a result is where.
+    for n in sorted(cases):
+        if cases[n] not in res:
+            if res and not os.path.exists(os.path.join(outdir, "ftracetest.ktap")):
+                res[cases[n]] = "CRASH"
+            break
+    return res
+
+
+def skipped(arch):
+    """Tests the harness does not run (tests/skip/ARCH.txt), with why."""
+    res = {}
+    path = os.path.join(os.path.dirname(__file__), "..", "tests", "skip", arch + ".txt")
+    if os.path.exists(path):
+        with open(path) as fh:
+            for line in fh:
+                if line.strip() and not line.startswith("#"):
+                    name, why = (line.rstrip("\n").split(" ", 1) + [""])[:2]
+                    res["ftrace/" + name] = why
     return res
 
 
@@ -108,6 +124,9 @@ def main():
         return 0
 
     base = load_baseline(basefile)
+    notrun = skipped(os.path.basename(basefile).rsplit(".", 1)[0])
+    for name in notrun:
+        res[name] = "SKIP"
     if not os.environ.get("SUBSET"):
         for name in base:   # a kselftest of the base that did not run at all
             res.setdefault(name, "MISSING")
@@ -121,6 +140,9 @@ def main():
         elif RANK[r] == 3:
             lines.append("ok %d %s" % (i, name))
             npass += 1
+        elif name in notrun:
+            lines.append("ok %d %s # SKIP not run: %s" % (i, name, notrun[name]))
+            nskip += 1
         elif RANK[r] == 2:
             lines.append("ok %d %s # SKIP %s" % (i, name, r))
             nskip += 1

@@ -80,6 +80,7 @@ fi
 cp -a "$TOP/guest" "$ROOT/guest"
 [ -d "$TOP/tests/guest" ] && cp -a "$TOP/tests/guest" "$ROOT/guest/tests"
 install -m 755 "$TOP/guest/init" "$ROOT/init"
+grep -v '^#' "$TOP/tests/skip/$ARCH_NAME.txt" >"$ROOT/guest/skip.txt" 2>/dev/null || true
 echo "$ARCH_NAME" >"$ROOT/etc/ftsdo-arch"
 
 (cd "$ROOT" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 >"$OUT"
