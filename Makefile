@@ -9,14 +9,14 @@ S := scripts
 B := build
 OBJ := $(B)/obj/$(ARCH_NAME)
 
-.PHONY: all demo deps tree build rootfs check baseline bench export verify \
+.PHONY: all demo deps tree build rootfs check check-lockdep baseline bench export verify \
 	series-check harness-selftest clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile; echo; \
-	echo "other targets: deps tree build rootfs baseline bench export verify series-check harness-selftest clean"
+	echo "other targets: deps tree build rootfs baseline bench check-lockdep export verify series-check harness-selftest clean"
 
 deps:
 	@$(S)/deps.sh
@@ -35,6 +35,10 @@ demo: rootfs
 
 check: rootfs
 	@$(S)/check.sh $(ARCH_NAME)
+
+# The series' direct-call tests on a lockdep kernel.
+check-lockdep: tree
+	@$(S)/check-lockdep.sh $(ARCH_NAME)
 
 # Build the unpatched base and record its test results in tests/baseline/.
 baseline: tree

@@ -33,7 +33,7 @@ cat $R/ftrace-cases.txt
 # The KTAP stream also goes to the console: if the kernel dies, the log
 # says in which test, and the results so far are not lost.
 # shellcheck disable=SC2086
-./ftracetest -K -l $R/ftrace-logs $tests 2>&1 | tee $R/ftracetest.ktap
+./ftracetest -K -v -l $R/ftrace-logs $tests 2>&1 | tee $R/ftracetest.ktap
 cd /
 [ "$only" = ftrace ] && exit 0
 

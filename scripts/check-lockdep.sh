@@ -1,0 +1,19 @@
+#!/bin/bash
+# make check-lockdep: the same kernel with lockdep and RCU checking
+# (configs/lockdep.config) in its own object directory, running the
+# direct-call ftracetest tests and the project's guest tests.  The full
+# suite with lockdep is several times too slow under TCG for make check.
+set -eu
+. "$(dirname "$0")/lib.sh"
+ARCH_NAME=${1:-x86_64}
+OBJ=$BUILD/obj/$ARCH_NAME-lockdep
+OUT=$BUILD/results/$ARCH_NAME-lockdep
+EXTRA_CONFIG=$TOP/configs/lockdep.config "$TOP/scripts/build.sh" "$ARCH_NAME" "$LINUX" "$OBJ"
+"$TOP/scripts/rootfs.sh" "$ARCH_NAME" "$LINUX" "$OBJ"
+tests=$(cd "$LINUX/tools/testing/selftests/ftrace/test.d" && ls direct/*.tc | paste -sd, -)
+rc=0
+OBJ=$OBJ EXTRA_APPEND="ftsdo.ftrace=$tests" \
+	"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/run" 3000 || rc=$?
+SUBSET=1 "$TOP/scripts/results.py" check "$OUT/run" "$TOP/tests/baseline/$ARCH_NAME.txt" \
+	"$OUT/check.tap" || rc=1
+exit $rc
