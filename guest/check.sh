@@ -6,19 +6,32 @@
 # Kernel command line knobs (for the harness self-test and for iterating):
 #   ftsdo.ftrace=dir/a.tc,dir/b.tc   run only these ftracetest tests
 #   ftsdo.only=ftrace                skip the livepatch and project tests
+#   ftsdo.shard=K/N                  run the ftracetest cases i with i % N == K - 1
+#   ftsdo.parts=ftrace,livepatch,project   what to run (default: all)
 R=/results
 arg() { sed -n "s/.*ftsdo\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 sel=$(arg ftrace | tr ',' ' ')
 only=$(arg only)
+shard=$(arg shard)
+parts=$(arg parts)
+[ "$only" = ftrace ] && parts=ftrace
+[ -n "$parts" ] || parts=ftrace,livepatch,project
+part() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
 
+part ftrace && {
 echo "== ftracetest"
 mkdir -p $R/ftrace-logs
 cd /selftests/ftrace || exit 1
 # All tests but those of /guest/skip.txt (tests that crash the base).
 [ -n "$sel" ] || sel=$(cd test.d && find . -name '*.tc' | sed 's|^\./||' | sort)
 tests=""
+i=0
 for t in $sel; do
 	grep -q "^$t " /guest/skip.txt 2>/dev/null && continue
+	i=$((i + 1))
+	if [ -n "$shard" ] && [ $(( (i - 1) % ${shard#*/} )) != $(( ${shard%/*} - 1 )) ]; then
+		continue
+	fi
 	tests="$tests test.d/$t"
 done
 # ftracetest numbers the cases in this order, then runs the tests flagged
@@ -35,8 +48,9 @@ cat $R/ftrace-cases.txt
 # shellcheck disable=SC2086
 ./ftracetest -K -v -l $R/ftrace-logs $tests 2>&1 | tee $R/ftracetest.ktap
 cd /
-[ "$only" = ftrace ] && exit 0
+}
 
+part livepatch && {
 echo "== livepatch selftests"
 : >$R/livepatch.txt
 for t in /selftests/livepatch/test-*.sh; do
@@ -45,5 +59,7 @@ for t in /selftests/livepatch/test-*.sh; do
 	echo "$? livepatch/$n" >>$R/livepatch.txt
 done
 cat $R/livepatch.txt
+}
 
-sh /guest/project-tests.sh
+part project && sh /guest/project-tests.sh
+exit 0

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Turn a guest's raw results into per-test verdicts.
 
-  results.py record OUTDIR BASELINE        write the base's results
-  results.py check  OUTDIR BASELINE TAP    write TAP, compare with the base
+  results.py record OUTDIR[,OUTDIR...] BASELINE        write the base's results
+  results.py check  OUTDIR[,OUTDIR...] BASELINE TAP    write TAP, compare with the base
 
 A test's result is one of PASS, XFAIL, UNSUPPORTED, UNTESTED, UNRESOLVED,
 FAIL.  Ranked best first: PASS = XFAIL > UNSUPPORTED = UNTESTED > UNRESOLVED
@@ -88,11 +88,22 @@ def exitcodes(path):
     return res
 
 
-def collect(outdir):
+def collect_one(outdir):
     res = ftracetest(outdir)
     res.update(exitcodes(os.path.join(outdir, "livepatch.txt")))
     res.update(exitcodes(os.path.join(outdir, "project.txt")))
     res.update(exitcodes(os.path.join(outdir, "harness.txt")))
+    return res
+
+
+def collect(outdirs):
+    """Merge the results of several guests (comma-separated dirs); a test
+    seen in more than one (the harness checks) keeps its worst result."""
+    res = {}
+    for outdir in outdirs.split(","):
+        for name, r in collect_one(outdir).items():
+            if name not in res or RANK[r] < RANK[res[name]]:
+                res[name] = r
     return res
 
 
