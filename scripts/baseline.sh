@@ -6,16 +6,19 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 ARCH_NAME=${1:-x86_64}
-SRC=$BUILD/base-linux
-OBJ=$BUILD/obj/$ARCH_NAME-base
+# base/linux + base/obj/ARCH: the same relative paths as linux + obj/ARCH,
+# so ccache serves the files the series does not touch.
+SRC=$BUILD/base/linux
+OBJ=$BUILD/base/obj/$ARCH_NAME
 OUT=$BUILD/results/$ARCH_NAME-base
 if [ ! -d "$SRC" ]; then
 	kgit worktree prune
+	mkdir -p "$(dirname "$SRC")"
 	kgit worktree add -q --detach "$SRC" "$BASE_TAG"
 fi
 BASE_BUILD=1 "$TOP/scripts/build.sh" "$ARCH_NAME" "$SRC" "$OBJ"
 "$TOP/scripts/rootfs.sh" "$ARCH_NAME" "$SRC" "$OBJ"
-OBJ=$OBJ "$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/run" "${CHECK_TIMEOUT:-3000}" ||
+dirs=$("$TOP/scripts/run-suite.sh" "$ARCH_NAME" "$OBJ" "$OUT") ||
 	echo "warning: the base run was not clean; recording what it gave" >&2
 mkdir -p "$TOP/tests/baseline"
-"$TOP/scripts/results.py" record "$OUT/run" "$TOP/tests/baseline/$ARCH_NAME.txt"
+"$TOP/scripts/results.py" record "$dirs" "$TOP/tests/baseline/$ARCH_NAME.txt"

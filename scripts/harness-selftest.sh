@@ -64,7 +64,7 @@ open(p, "w").write(s)
 PY
 git -C "$ST/linux" -c user.name=ftrace-sdo -c user.email=ftrace-sdo@users.noreply.invalid \
 	commit -q -a -m "harness self-test: WARN_ON(1) at boot, break basic2.tc"
-OBJ=$BUILD/obj/$ARCH_NAME-selftest
+OBJ=$ST/obj/$ARCH_NAME		# ST/linux + ST/obj: ccache-friendly layout
 "$TOP/scripts/build.sh" "$ARCH_NAME" "$ST/linux" "$OBJ" >"$ST/build.log" 2>&1 ||
 	die "self-test kernel did not build ($ST/build.log)"
 "$TOP/scripts/rootfs.sh" "$ARCH_NAME" "$ST/linux" "$OBJ" >/dev/null

@@ -69,7 +69,7 @@ done
 
 # Host tools the selftests use beyond busybox (GNU options), and trace-cmd.
 if [ "$ARCH_NAME" = x86_64 ]; then
-	for b in bash date sysctl getconf trace-cmd; do
+	for b in bash date stat sysctl getconf trace-cmd; do
 		copy_host_bin "$b"
 	done
 	copy_host_bin kmod
