@@ -20,3 +20,23 @@ echo "-- trace-cmd record -p function -l do_sys_openat2 -- cat /proc/version:"
 cd /tmp
 trace-cmd record -q -p function -l do_sys_openat2 cat /proc/version >/dev/null 2>&1
 trace-cmd report 2>/dev/null | grep -m 3 do_sys_openat2 | sed 's/^ */   /'
+
+D=/sys/kernel/debug/ftrace_direct_batch
+if modprobe ftrace_direct_batch_test 2>/dev/null; then
+	echo "-- one shared direct ftrace_ops (update_ftrace_direct_add/del/mod):"
+	echo "   ftrace_direct_batch_test attaches 64 functions in one batch, counts every"
+	echo "   call in its trampolines, retargets half while the other CPU calls them:"
+	echo basic >$D/run && r=PASS || r=FAIL
+	dmesg | grep -E 'ftrace_direct_batch_test: (# retarget|ok [0-9]+ - basic: (no call lost|exact))' |
+		sed 's/^\[[^]]*\] ftrace_direct_batch_test: /   /'
+	echo "   basic: $r"
+	echo "-- batch attach of 2000 functions vs one register_ftrace_direct() ops each"
+	echo "   (100 of them), in this boot:"
+	cut -d' ' -f1 $T/available_filter_functions_addrs | head -n 2000 | xargs -n 256 |
+		while read -r chunk; do echo "$chunk" >$D/ips; done
+	echo 100 >/sys/module/ftrace_direct_batch_test/parameters/per_ops_max
+	echo 2000 >$D/bench &&
+		grep -E '^(n_functions|attach_batch_ms|detach_batch_ms|attach_per_ops_us_per_func|detach_per_ops_us_per_func|attach_speedup|detach_speedup) ' $D/bench |
+		sed 's/^/   /'
+	rmmod ftrace_direct_batch_test
+fi
