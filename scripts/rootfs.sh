@@ -73,7 +73,12 @@ if [ "$ARCH_NAME" = x86_64 ]; then
 		copy_host_bin "$b"
 	done
 	copy_host_bin kmod
-	ln -sf kmod "$ROOT/usr/bin/modinfo"
+	# The livepatch selftests expect kmod's insmod messages, and call
+	# /bin/stat with GNU options.
+	for a in modinfo insmod rmmod; do
+		ln -sf kmod "$ROOT/usr/bin/$a"
+	done
+	ln -sf /usr/bin/stat "$ROOT/bin/stat"
 fi
 
 # The project's guest side.
