@@ -3,6 +3,7 @@
 # configs/base.config + configs/$ARCH.config (+ configs/$ARCH-series.config
 # unless BASE_BUILD=1), then olddefconfig.
 # Fails when an option a fragment asks for did not stick.
+# SERIES_PREFIX=1: a prefix of the series (see below).
 # Usage: config.sh ARCH SRC OBJ
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -14,12 +15,31 @@ arm64) KARCH=arm64; MAKEVARS="CROSS_COMPILE=aarch64-linux-gnu-" ;;
 *) die "unknown arch $ARCH_NAME" ;;
 esac
 frags="$TOP/configs/base.config $TOP/configs/$ARCH_NAME.config"
+mkdir -p "$OBJ"
 # Options the series adds; the unpatched base (BASE_BUILD=1) has no such symbols.
-if [ -z "${BASE_BUILD:-}" ] && [ -f "$TOP/configs/$ARCH_NAME-series.config" ]; then
-	frags="$frags $TOP/configs/$ARCH_NAME-series.config"
+# A prefix of the series (SERIES_PREFIX=1, from series-check.sh) may not
+# have them yet either: it gets only those whose symbol its Kconfig defines.
+sf=$TOP/configs/$ARCH_NAME-series.config
+if [ -z "${BASE_BUILD:-}" ] && [ -f "$sf" ]; then
+	if [ -n "${SERIES_PREFIX:-}" ]; then
+		while IFS= read -r line; do
+			opt=$(echo "$line" | sed -n 's/^\(# \)\{0,1\}CONFIG_\([A-Za-z0-9_]*\)[= ].*/\2/p')
+			if [ -n "$opt" ] && ! kconfig_has "$SRC" "$opt"; then
+				echo "config: CONFIG_$opt is not in this prefix of the series: left out" >&2
+				continue
+			fi
+			echo "$line"
+		done <"$sf" >"$OBJ/series-prefix.config.new"
+		if cmp -s "$OBJ/series-prefix.config.new" "$OBJ/series-prefix.config"; then
+			rm "$OBJ/series-prefix.config.new"
+		else
+			mv "$OBJ/series-prefix.config.new" "$OBJ/series-prefix.config"
+		fi
+		sf=$OBJ/series-prefix.config
+	fi
+	frags="$frags $sf"
 fi
 for f in ${EXTRA_CONFIG:-}; do frags="$frags $f"; done
-mkdir -p "$OBJ"
 
 # Skip when the fragments are older than the .config.
 if [ -f "$OBJ/.config" ] && [ -z "$(find $frags -newer "$OBJ/.config")" ]; then
@@ -27,33 +47,15 @@ if [ -f "$OBJ/.config" ] && [ -z "$(find $frags -newer "$OBJ/.config")" ]; then
 fi
 
 kmake() { make -s -C "$SRC" O="$OBJ" ARCH=$KARCH $MAKEVARS "$@"; }
-kmake tinyconfig >/dev/null
+kmake tinyconfig >/dev/null || die "make tinyconfig failed for $ARCH_NAME in $SRC"
 # shellcheck disable=SC2086
-(cd "$OBJ" && KCONFIG_CONFIG=.config "$SRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" .config $frags >/dev/null)
-kmake olddefconfig >/dev/null
+(cd "$OBJ" && KCONFIG_CONFIG=.config "$SRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" .config $frags >/dev/null) ||
+	die "merge_config.sh failed for $ARCH_NAME ($frags)"
+kmake olddefconfig >/dev/null || die "make olddefconfig failed for $ARCH_NAME"
 
 bad=0
-for f in $frags; do
-	while IFS= read -r line; do
-		case $line in
-		CONFIG_*=*) ;;
-		"# CONFIG_"*" is not set") ;;
-		*) continue ;;
-		esac
-		if [ "${line#\# }" != "$line" ]; then
-			opt=${line#\# }; opt=${opt%% *}
-			if grep -q "^$opt=" "$OBJ/.config"; then
-				echo "config: $opt is set but $(basename "$f") asks it off" >&2
-				bad=1
-			fi
-		elif ! grep -qx "$line" "$OBJ/.config"; then
-			opt=${line%%=*}
-			have=$(grep -E "^($opt=|# $opt is not set)" "$OBJ/.config" || echo "$opt missing")
-			echo "config: $(basename "$f") asks $line, got: $have" >&2
-			bad=1
-		fi
-	done <"$f"
-done
+# shellcheck disable=SC2086
+config_check "$OBJ" $frags || bad=1
 if [ $bad != 0 ]; then
 	rm -f "$OBJ/.config"
 	die "config for $ARCH_NAME did not take every fragment option (see above)"

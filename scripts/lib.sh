@@ -40,3 +40,38 @@ series_hash() {
 		series_files | while read -r p; do cat "$PATCHES/$p"; done
 	} | sha256sum | cut -d' ' -f1
 }
+
+# Whether the Kconfig files of source tree SRC define symbol SYM (no CONFIG_).
+kconfig_has() {
+	grep -rqE --include='Kconfig*' \
+		"^[[:space:]]*(menu)?config[[:space:]]+$2[[:space:]]*\$" "$1"
+}
+
+# Check that every option the fragments ask for is what OBJ/.config has;
+# print each one that did not stick on stderr and return 1 if any.
+config_check() {
+	local obj=$1 f line opt have bad=0
+	shift
+	for f in "$@"; do
+		while IFS= read -r line; do
+			case $line in
+			CONFIG_*=*) ;;
+			"# CONFIG_"*" is not set") ;;
+			*) continue ;;
+			esac
+			if [ "${line#\# }" != "$line" ]; then
+				opt=${line#\# }; opt=${opt%% *}
+				if grep -q "^$opt=" "$obj/.config"; then
+					echo "config: $opt is set but $(basename "$f") asks it off" >&2
+					bad=1
+				fi
+			elif ! grep -qxF "$line" "$obj/.config"; then
+				opt=${line%%=*}
+				have=$(grep -E "^($opt=|# $opt is not set)" "$obj/.config" || echo "$opt missing")
+				echo "config: $(basename "$f") asks $line, got: $have" >&2
+				bad=1
+			fi
+		done <"$f"
+	done
+	return $bad
+}

@@ -4,7 +4,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 [ -d "$LINUX/.git" ] || die "no scratch tree at $LINUX: run make tree"
-V=$BUILD/verify
+V=${VERIFY_DIR:-$BUILD/verify}
 kgit worktree remove --force "$V" >/dev/null 2>&1 || rm -rf "$V"
 kgit worktree prune
 kgit worktree add -q --detach "$V" "$BASE_TAG"
