@@ -2,12 +2,17 @@
 # Prove that the harness can fail.  In a throw-away copy of the scratch tree:
 #   (c) a patch that does not apply stops tree.sh, naming the patch;
 #   (a) a patch adding WARN_ON(1) on a boot path fails the check run;
-#   (b) a patch breaking one ftracetest test fails it, naming that test.
-# (a) and (b) share one build and one boot with a short ftracetest subset.
+#   (b) a patch breaking one ftracetest test fails it, naming that test;
+#   (d) a WARN raised by a test after boot, when the console loglevel no
+#       longer shows it, fails the check run: found in the saved kernel log.
+# (a), (b) and (d) share one build (the boot WARN fires only with
+# ftsdo.selftest_boot_warn on the command line) and two boots in parallel
+# with short ftracetest subsets: (a)+(b), and (d) alone.
+# SELFTEST_DIR (default build/selftest) is where it works.
 set -eu
 . "$(dirname "$0")/lib.sh"
 ARCH_NAME=${1:-x86_64}
-ST=$BUILD/selftest
+ST=${SELFTEST_DIR:-$BUILD/selftest}
 rm -rf "$ST"
 mkdir -p "$ST"
 ok=0 bad=0
@@ -44,7 +49,7 @@ echo "$out" | sed 's/^/    /'
 	[ "$(git -C "$ST/linux" rev-parse HEAD)" = "$(git -C "$ST/linux" rev-parse "$BASE_TAG")" ]
 verdict $? "(c) a patch that does not apply stops the run and names the patch"
 
-# (a) + (b): the real series plus two bad patches.
+# (a) + (b) + (d): the real series plus bad patches.
 head -n -1 "$ST/patches/series" >"$ST/patches/series.ok" && mv "$ST/patches/series.ok" "$ST/patches/series"
 rm "$ST/patches/9999-does-not-apply.patch"
 BUILD=$ST LINUX=$ST/linux PATCHES=$ST/patches "$TOP/scripts/tree.sh" >/dev/null
@@ -55,22 +60,72 @@ p = root + "/init/main.c"
 s = open(p).read()
 anchor = "\tdo_basic_setup();\n"
 assert anchor in s
-s = s.replace(anchor, anchor + "\tWARN_ON(1);\t/* harness self-test */\n", 1)
+s = s.replace(anchor, anchor + "\tWARN_ON(strstr(saved_command_line, \"ftsdo.selftest_boot_warn\"));"
+              "\t/* harness self-test */\n", 1)
 open(p, "w").write(s)
 p = root + "/tools/testing/selftests/ftrace/test.d/00basic/basic2.tc"
 s = open(p).read()
 s += "\n# harness self-test: this test now fails\nexit_fail\n"
 open(p, "w").write(s)
+# (d): a debugfs knob that raises a WARN when written, and a test that
+# writes it after boot.
+open(root + "/kernel/ftsdo_selftest.c", "w").write("""\
+// SPDX-License-Identifier: GPL-2.0
+/* Harness self-test only: a write to debugfs ftsdo_selftest_warn WARNs. */
+#include <linux/bug.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/init.h>
+
+static ssize_t ftsdo_warn_write(struct file *file, const char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	WARN_ON_ONCE(1);
+	return count;
+}
+
+static const struct file_operations ftsdo_warn_fops = {
+	.write = ftsdo_warn_write,
+};
+
+static int __init ftsdo_selftest_init(void)
+{
+	debugfs_create_file("ftsdo_selftest_warn", 0200, NULL, NULL,
+			    &ftsdo_warn_fops);
+	return 0;
+}
+late_initcall(ftsdo_selftest_init);
+""")
+with open(root + "/kernel/Makefile", "a") as fh:
+    fh.write("obj-y += ftsdo_selftest.o\n")
+p = root + "/tools/testing/selftests/ftrace/test.d/00basic/ftsdo-selftest-warn.tc"
+open(p, "w").write("""\
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: harness self-test: raise a kernel WARN after boot
+echo 1 > /sys/kernel/debug/ftsdo_selftest_warn
+""")
 PY
+git -C "$ST/linux" add -A kernel/ftsdo_selftest.c tools/testing/selftests/ftrace/test.d/00basic
 git -C "$ST/linux" -c user.name=ftrace-sdo -c user.email=ftrace-sdo@users.noreply.invalid \
-	commit -q -a -m "harness self-test: WARN_ON(1) at boot, break basic2.tc"
+	commit -q -a -m "harness self-test: WARN at boot or from a test, break basic2.tc"
 OBJ=$ST/obj/$ARCH_NAME		# ST/linux + ST/obj: ccache-friendly layout
 "$TOP/scripts/build.sh" "$ARCH_NAME" "$ST/linux" "$OBJ" >"$ST/build.log" 2>&1 ||
 	die "self-test kernel did not build ($ST/build.log)"
 "$TOP/scripts/rootfs.sh" "$ARCH_NAME" "$ST/linux" "$OBJ" >/dev/null
-out=$(OBJ=$OBJ EXTRA_APPEND="ftsdo.only=ftrace ftsdo.ftrace=00basic/basic1.tc,00basic/basic2.tc" \
-	"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$ST/run" 1200 2>&1) || true
-out="$out
+if [ "$ARCH_NAME" = x86_64 ]; then
+	"$TOP/scripts/kvm-probe.sh" "$OBJ" >/dev/null	# once, before two boots
+fi
+OBJ=$OBJ EXTRA_APPEND="ftsdo.selftest_boot_warn ftsdo.only=ftrace ftsdo.ftrace=00basic/basic1.tc,00basic/basic2.tc" \
+	"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$ST/run" 1200 >"$ST/run.out" 2>&1 &
+pid_ab=$!
+OBJ=$OBJ EXTRA_APPEND="ftsdo.only=ftrace ftsdo.ftrace=00basic/ftsdo-selftest-warn.tc" \
+	"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$ST/run-d" 1200 >"$ST/run-d.out" 2>&1 &
+pid_d=$!
+wait $pid_ab || true
+wait $pid_d || true
+
+out="$(cat "$ST/run.out")
 $(SUBSET=1 "$TOP/scripts/results.py" check "$ST/run" "$TOP/tests/baseline/$ARCH_NAME.txt" "$ST/check.tap" 2>&1)" && rc=0 || rc=$?
 echo "$out" | grep -E 'error:|not ok|passed,' | sed 's/^/    /'
 echo "$out" | grep -q 'kernel splat' && echo "$out" | grep -q '^not ok .* harness/no-kernel-splat'
@@ -78,5 +133,17 @@ verdict $? "(a) a WARN_ON(1) at boot fails the check"
 echo "$out" | grep -q '^not ok .* ftrace/00basic/basic2.tc # FAIL, base: PASS' &&
 	grep -q '^ok .* ftrace/00basic/basic1.tc$' "$ST/check.tap"
 verdict $? "(b) a broken ftracetest test fails the check, named"
+
+out="$(cat "$ST/run-d.out")
+$(SUBSET=1 "$TOP/scripts/results.py" check "$ST/run-d" "$TOP/tests/baseline/$ARCH_NAME.txt" "$ST/check-d.tap" 2>&1)" && rc=0 || rc=$?
+echo "$out" | grep -E 'error:|not ok|passed,' | sed 's/^/    /'
+# The WARN fails the run, it is found in the kernel log the guest saved,
+# and the console (loglevel 4 after boot) did not show it: without that
+# log the check would be blind to it.
+[ $rc != 0 ] && echo "$out" | grep -q '^not ok .* harness/no-kernel-splat' &&
+	grep -q '^ok .* ftrace/00basic/ftsdo-selftest-warn.tc$' "$ST/check-d.tap" &&
+	grep -q 'dmesg.txt.*WARNING:.*ftsdo_selftest' "$ST/run-d/splats.txt" &&
+	! grep -q 'WARNING:' "$ST/run-d/console.log"
+verdict $? "(d) a WARN raised by a test after boot fails the check (found in the saved kernel log)"
 echo "$ok passed, $bad failed, 0 skipped"
 [ $bad = 0 ]

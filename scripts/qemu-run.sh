@@ -6,8 +6,9 @@
 # virtio disk, which is unpacked into OUTDIR.  The full console goes to
 # OUTDIR/console.log.  Fails when:
 #   - the guest's end marker is missing (timeout, panic, hang),
-#   - the console shows a kernel WARNING, BUG, Oops, lockdep report, RCU
-#     stall or panic,
+#   - the console or the kernel log the guest saved (dmesg.txt) shows a
+#     kernel WARNING, BUG, Oops, lockdep report, RCU stall or panic, or
+#     that log does not reach back to boot,
 #   - the guest command itself failed.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -63,10 +64,26 @@ if ! grep -q '^FTSDO-DONE' "$CONSOLE"; then
 	tail -n 30 "$CONSOLE" | sed 's/^/    /' >&2
 	fail=1
 fi
-if "$TOP/scripts/splat-scan.sh" "$CONSOLE" >"$OUTDIR/splats.txt"; then
+# Splats: on the console, and in the kernel log the guest saved at the end
+# (guest/init lowers the console loglevel, so a WARNING raised after boot
+# reaches only the kernel log).  That log must still start at boot: if the
+# buffer wrapped (LOG_BUF_SHIFT too small), a splat may have been lost.
+logs=$CONSOLE
+DMESG=$OUTDIR/dmesg.txt
+lost=""
+if [ -f "$DMESG" ]; then
+	logs="$logs $DMESG"
+	grep -q 'Linux version' "$DMESG" ||
+		lost="the kernel log in ${DMESG#$TOP/} does not reach back to boot (buffer wrapped: raise CONFIG_LOG_BUF_SHIFT)"
+elif grep -q '^FTSDO-DONE' "$CONSOLE"; then
+	lost="the guest finished but saved no kernel log (dmesg.txt)"
+fi
+# shellcheck disable=SC2086
+if "$TOP/scripts/splat-scan.sh" $logs >"$OUTDIR/splats.txt" && [ -z "$lost" ]; then
 	:
 else
-	echo "error: kernel splat on the console:" >&2
+	[ -z "$lost" ] || echo "harness: $lost" >>"$OUTDIR/splats.txt"
+	echo "error: kernel splat (console or kernel log), or the kernel log is incomplete:" >&2
 	head -n 40 "$OUTDIR/splats.txt" | sed 's/^/    /' >&2
 	fail=1
 fi
