@@ -1,13 +1,18 @@
 #!/bin/bash
-# make bench: boot once and run the direct-call benchmarks; the results are
-# "name value" lines in build/results/ARCH/bench.txt.  Ratios measured in
-# one boot are what count: absolute times under TCG mean little.
+# make bench: boot once and run the direct-call benchmarks BENCH_ROUNDS times
+# (default 3) in that boot.  Per key, the median and the min-max spread over
+# the rounds go to build/results/ARCH/bench.txt ("name median min max"); the
+# raw rounds stay in build/results/ARCH/bench-run/bench-round<K>.txt.
+# Ratios measured in one boot are what count: absolute times under TCG mean
+# little.
 set -eu
 . "$(dirname "$0")/lib.sh"
 ARCH_NAME=${1:-x86_64}
 OUT=$BUILD/results/$ARCH_NAME
-"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" bench "$OUT/bench-run" 3000 ||
+ROUNDS=${BENCH_ROUNDS:-3}
+EXTRA_APPEND="FTSDO_BENCH_ROUNDS=$ROUNDS ${EXTRA_APPEND:-}" \
+	"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" bench "$OUT/bench-run" 3000 ||
 	die "the benchmark run failed (console: ${OUT#$TOP/}/bench-run/console.log)"
-cp "$OUT/bench-run/bench.txt" "$OUT/bench.txt"
+"$TOP/scripts/results.py" bench "$OUT/bench-run" "$OUT/bench.txt" "$ROUNDS"
 cat "$OUT/bench.txt"
 log "written ${OUT#$TOP/}/bench.txt"

@@ -3,6 +3,7 @@
 
   results.py record OUTDIR[,OUTDIR...] BASELINE        write the base's results
   results.py check  OUTDIR[,OUTDIR...] BASELINE TAP    write TAP, compare with the base
+  results.py bench  OUTDIR OUT [ROUNDS]                 median and spread of make bench
 
 A test's result is one of PASS, XFAIL, UNSUPPORTED, UNTESTED, UNRESOLVED,
 FAIL.  Ranked best first: PASS = XFAIL > UNSUPPORTED = UNTESTED > UNRESOLVED
@@ -13,6 +14,7 @@ counted as skipped.  Prints "N passed, N failed, N skipped" last.
 """
 import os
 import re
+import statistics
 import sys
 
 RANK = {"PASS": 3, "XFAIL": 3, "UNSUPPORTED": 2, "UNTESTED": 2,
@@ -118,7 +120,75 @@ def load_baseline(path):
     return base
 
 
+def bench_rounds(outdir):
+    """The rounds of make bench: {round: {name: value}} from the guest's
+    bench-round<K>.txt files (or its console lines 'bench-round<K> name value'
+    when it died before writing them)."""
+    rounds = {}
+    names = sorted(n for n in os.listdir(outdir) if re.match(r"bench-round\d+\.txt$", n))
+    if names:
+        for n in names:
+            k = int(re.search(r"(\d+)", n).group(1))
+            with open(os.path.join(outdir, n)) as fh:
+                for line in fh:
+                    parts = line.split()
+                    if len(parts) == 2:
+                        rounds.setdefault(k, {})[parts[0]] = float(parts[1])
+    else:
+        for line in read_lines(outdir, "console.log"):
+            m = re.match(r"bench-round(\d+) (\S+) (\S+)\s*$", line)
+            if m:
+                rounds.setdefault(int(m.group(1)), {})[m.group(2)] = float(m.group(3))
+    return rounds
+
+
+def bench(outdir, outfile, want):
+    """Per key: median, min and max over the rounds of one boot.  Adds the
+    linearity of the batch cost per round: batch at N / (8 x batch at N/8)."""
+    rounds = bench_rounds(outdir)
+    if not rounds:
+        print("error: no benchmark rounds in %s" % outdir, file=sys.stderr)
+        return 1
+    keys = []
+    for k in sorted(rounds):
+        r = rounds[k]
+        for op in ("attach", "detach"):
+            n8 = r.get("%s_batch_ms_n8" % op)
+            if n8:
+                r["%s_batch_linearity" % op] = r["%s_batch_ms" % op] / (8 * n8)
+        for name in r:
+            if name not in keys:
+                keys.append(name)
+    first = rounds[min(rounds)]
+    def fmt(v):
+        return "%d" % v if v == int(v) and abs(v) >= 100 else "%.3g" % v if abs(v) < 100 else "%.0f" % v
+    lines = [
+        "# make bench: %d round(s) in one boot; per key: median min max spread" % len(rounds),
+        "#   (spread: (max - min) / median)",
+        "# measured: batch attach/detach of all n_functions functions (and N/8,",
+        "#   N/4, N/2); per-ops register/unregister_ftrace_direct() of the first",
+        "#   per_ops_n functions (*_per_ops_us_per_func: the mean per function)",
+        "# extrapolated: *_speedup = *_per_ops_us_per_func x n_functions /",
+        "#   batch at n_functions, i.e. per-ops cost of %d functions from %d measured"
+        % (first.get("n_functions", 0), first.get("per_ops_n", 0)),
+    ]
+    for name in keys:
+        vals = [rounds[k][name] for k in sorted(rounds) if name in rounds[k]]
+        med = statistics.median(vals)
+        spread = (max(vals) - min(vals)) / med * 100 if med else 0
+        lines.append("%s %s %s %s %.1f%%" % (name, fmt(med), fmt(min(vals)),
+                                           fmt(max(vals)), spread))
+    with open(outfile, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    if want and len(rounds) < want:
+        print("error: %d of %d benchmark rounds" % (len(rounds), want), file=sys.stderr)
+        return 1
+    return 0
+
+
 def main():
+    if sys.argv[1] == "bench":
+        return bench(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 0)
     mode, outdir, basefile = sys.argv[1], sys.argv[2], sys.argv[3]
     res = collect(outdir)
     if not res:
