@@ -10,13 +10,13 @@ B := build
 OBJ := $(B)/obj/$(ARCH_NAME)
 
 .PHONY: all demo deps tree build rootfs check check-lockdep baseline bench export verify \
-	series-check harness-selftest clean distclean help
+	series-check build-matrix harness-selftest clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile; echo; \
-	echo "other targets: deps tree build rootfs baseline bench check-lockdep export verify series-check harness-selftest clean"
+	echo "other targets: deps tree build rootfs baseline bench check-lockdep export verify series-check build-matrix harness-selftest clean"
 
 deps:
 	@$(S)/deps.sh
@@ -59,7 +59,12 @@ verify: deps
 series-check: tree
 	@$(S)/series-check.sh $(ARCH_NAME)
 
-# The harness catches a boot-time WARN and a broken ftracetest test.
+# The series (build/linux HEAD) builds for arm64, riscv64, s390x,
+# powerpc64le, i386 and x86_64 without SMP and modules (no boot).
+build-matrix: tree
+	@$(S)/build-matrix.sh
+
+# The harness catches a WARN at boot and after boot, and a broken ftracetest test.
 harness-selftest: tree
 	@$(S)/harness-selftest.sh $(ARCH_NAME)
 

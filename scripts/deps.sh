@@ -1,11 +1,13 @@
 #!/bin/bash
 # Install everything the harness needs from Debian packages.
+# The cross compilers are for make build-matrix (arm64 is also booted).
 # Idempotent: when every package is present it returns in well under a second.
 set -eu
 
 PKGS="linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev cpio
 dwarves qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu busybox-static
-trace-cmd ccache xz-utils kmod rsync python3 python3-ply python3-git git bash"
+trace-cmd ccache xz-utils kmod rsync python3 python3-ply python3-git git bash
+gcc-riscv64-linux-gnu gcc-s390x-linux-gnu gcc-powerpc64le-linux-gnu"
 
 missing=""
 for p in $PKGS; do
