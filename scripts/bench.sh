@@ -1,14 +1,15 @@
 #!/bin/bash
 # make bench: boot once and run the direct-call benchmarks BENCH_ROUNDS times
 # (default 3) in that boot.  Per key, the median and the min-max spread over
-# the rounds go to build/results/ARCH/bench.txt ("name median min max"); the
-# raw rounds stay in build/results/ARCH/bench-run/bench-round<K>.txt.
+# the rounds go to build/results/ARCH/bench.txt ("name median min max
+# spread"); the raw rounds stay in bench-run/bench-round<K>.txt beside it.
 # Ratios measured in one boot are what count: absolute times under TCG mean
-# little.
+# little.  Knobs: OBJ (the kernel to boot), BENCH_OUT (instead of
+# build/results/ARCH).
 set -eu
 . "$(dirname "$0")/lib.sh"
 ARCH_NAME=${1:-x86_64}
-OUT=$BUILD/results/$ARCH_NAME
+OUT=${BENCH_OUT:-$BUILD/results/$ARCH_NAME}
 ROUNDS=${BENCH_ROUNDS:-3}
 EXTRA_APPEND="FTSDO_BENCH_ROUNDS=$ROUNDS ${EXTRA_APPEND:-}" \
 	"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" bench "$OUT/bench-run" 3000 ||
