@@ -106,7 +106,9 @@ open(p, "w").write("""\
 echo 1 > /sys/kernel/debug/ftsdo_selftest_warn
 """)
 PY
-git -C "$ST/linux" add -A kernel/ftsdo_selftest.c tools/testing/selftests/ftrace/test.d/00basic
+# -f: the Debian source tree's .gitignore ignores everything new.
+git -C "$ST/linux" add -f kernel/ftsdo_selftest.c \
+	tools/testing/selftests/ftrace/test.d/00basic/ftsdo-selftest-warn.tc
 git -C "$ST/linux" -c user.name=ftrace-sdo -c user.email=ftrace-sdo@users.noreply.invalid \
 	commit -q -a -m "harness self-test: WARN at boot or from a test, break basic2.tc"
 OBJ=$ST/obj/$ARCH_NAME		# ST/linux + ST/obj: ccache-friendly layout
