@@ -58,8 +58,6 @@ git -C "$W" checkout -q --detach "$rev" || die "cannot check out $rev in $W"
 log "build-matrix: Linux $(kversion "$W") + $(kgit rev-list --count "$BASE_TAG..$rev") patches" \
 	"($(kgit log -1 --format='%h %s' "$rev")), targets: $TARGETS"
 
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
-export CCACHE_BASEDIR=$TOP
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" KBUILD_BUILD_USER=ftrace-sdo KBUILD_BUILD_HOST=qemu
 ccache=""
 command -v ccache >/dev/null && ccache="ccache "

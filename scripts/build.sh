@@ -17,8 +17,6 @@ esac
 
 CC="${CROSS}gcc"
 command -v ccache >/dev/null && CC="ccache $CC"
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
-export CCACHE_BASEDIR=$TOP
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" KBUILD_BUILD_USER=ftrace-sdo KBUILD_BUILD_HOST=qemu
 
 log "build $ARCH_NAME: Linux $(kversion "$SRC") in ${OBJ#$TOP/}"

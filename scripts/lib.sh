@@ -8,6 +8,17 @@ BASE_TAR=${BASE_TAR:-/usr/src/linux-source-6.12.tar.xz}
 BASE_TAG=base
 JOBS=${JOBS:-$(nproc)}
 
+# ccache for every kernel build of the harness.  Paths under TOP are
+# hashed relative to it, so a fresh clone elsewhere, the base work tree
+# (build/base/linux) and the series work trees hit the same entries.  With
+# debug info (DEBUG_INFO_BTF) ccache would also hash the working directory,
+# the object directory, which differs between those trees: NOHASHDIR turns
+# that off (DW_AT_comp_dir of a cached object may then name another tree;
+# nothing here reads it).
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_BASEDIR=$TOP
+export CCACHE_NOHASHDIR=1
+
 die() { echo "error: $*" >&2; exit 1; }
 log() { echo "== $*"; }
 

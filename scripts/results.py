@@ -10,7 +10,8 @@ FAIL.  Ranked best first: PASS = XFAIL > UNSUPPORTED = UNTESTED > UNRESOLVED
 > FAIL.  In `check`, a kselftest that ranks lower than on the base fails;
 so does a test the base does not have (a new test) unless it passes or is
 skipped; a test that is as bad as on the base is reported as a TODO and
-counted as skipped.  Prints "N passed, N failed, N skipped" last.
+counted as skipped, with the reason tests/baseline/ARCH-known.txt gives for
+it.  Prints "N passed, N failed, N skipped" last.
 """
 import os
 import re
@@ -72,6 +73,20 @@ def skipped(arch):
                 if line.strip() and not line.startswith("#"):
                     name, why = (line.rstrip("\n").split(" ", 1) + [""])[:2]
                     res["ftrace/" + name] = why
+    return res
+
+
+def known_failures(basefile):
+    """Why a test fails on the base too: tests/baseline/ARCH-known.txt,
+    lines "<test name> | <reason>"."""
+    res = {}
+    path = basefile.rsplit(".", 1)[0] + "-known.txt"
+    if os.path.exists(path):
+        with open(path) as fh:
+            for line in fh:
+                if line.strip() and not line.startswith("#") and " | " in line:
+                    name, why = line.rstrip("\n").split(" | ", 1)
+                    res[name] = why
     return res
 
 
@@ -206,6 +221,7 @@ def main():
 
     base = load_baseline(basefile)
     notrun = skipped(os.path.basename(basefile).rsplit(".", 1)[0])
+    known = known_failures(basefile)
     for name in notrun:
         res[name] = "SKIP"
     if not os.environ.get("SUBSET"):
@@ -228,7 +244,9 @@ def main():
             lines.append("ok %d %s # SKIP %s" % (i, name, r))
             nskip += 1
         elif b is not None:
-            lines.append("not ok %d %s # TODO %s, as on the base" % (i, name, r))
+            lines.append("not ok %d %s # TODO %s, as on the base: %s" %
+                         (i, name, r, known.get(name, "no reason recorded in "
+                                                 "tests/baseline/")))
             nskip += 1
         else:
             lines.append("not ok %d %s # %s (new test)" % (i, name, r))

@@ -79,7 +79,41 @@ if [ "$ARCH_NAME" = x86_64 ]; then
 		ln -sf kmod "$ROOT/usr/bin/$a"
 	done
 	ln -sf /usr/bin/stat "$ROOT/bin/stat"
+	# /bin/sh is Debian's: dash, a shell binary of its own.  ftracetest
+	# and every test run in it, and dynevent/add_remove_uprobe.tc puts a
+	# uprobe on the executable mapping of a "*sh" in its own maps, which
+	# the busybox multi-call binary does not give.
+	copy_host_bin dash
+	ln -sf /usr/bin/dash "$ROOT/bin/sh"
+	# chrt (util-linux) for tracer/wakeup.tc and wakeup_rt.tc, nice
+	# (coreutils) for the inter-event onchange and snapshot tests: Debian's
+	# busybox-static has neither.
+	copy_host_bin chrt
+	copy_host_bin nice
+	# checkbashisms (Debian's devscripts) for selftest/bashisms.tc: a
+	# perl script that needs only perl-base's modules.
+	copy_host_bin perl
+	PERLBASE=$(perl -e 'for (@INC) { print "$_\n" if m{/perl-base$} }')
+	[ -d "$PERLBASE" ] || die "perl-base modules not found"
+	mkdir -p "$ROOT$PERLBASE"
+	cp -a "$PERLBASE/." "$ROOT$PERLBASE/"
+	install -m 755 "$(command -v checkbashisms)" "$ROOT/usr/bin/checkbashisms"
 fi
+
+# Users and groups: the tracefs gid= and ownership tests
+# (00basic/mount_options.tc, test_ownership.tc) pick another group and
+# user from /etc/group and /etc/passwd.
+cat >"$ROOT/etc/passwd" <<'EOT'
+root:x:0:0:root:/root:/bin/sh
+daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin
+nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin
+EOT
+cat >"$ROOT/etc/group" <<'EOT'
+root:x:0:
+daemon:x:1:
+tracing:x:100:
+nogroup:x:65534:
+EOT
 
 # The project's guest side.
 cp -a "$TOP/guest" "$ROOT/guest"

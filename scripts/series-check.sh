@@ -2,7 +2,8 @@
 # Bisectability and style of the series:
 #   - patches/ reproduces the scratch tree (verify.sh);
 #   - every prefix of the series builds (kernel and modules) for ARCH;
-#   - scripts/checkpatch.pl --strict on every patch.
+#   - scripts/checkpatch.pl --strict on every patch;
+#   - checkbashisms on the ftracetest files the series adds or changes.
 # A prefix that does not build is a "build FAIL" (exit 1).  A fault of the
 # harness itself (no work tree, a config that cannot be made) stops the run
 # at once as a "harness error" (exit 2): it says nothing about the patches.
@@ -96,11 +97,25 @@ for p in $(series_files); do
 		echo "checkpatch clean: $p"
 	fi
 done
+# checkbashisms on the ftracetest files the series adds or changes: the
+# guest's selftest/bashisms.tc cannot catch a new bashism, because it fails
+# on the base already (see tests/baseline/x86_64-known.txt).
+command -v checkbashisms >/dev/null || harness_error "no checkbashisms: run scripts/deps.sh"
+for f in $(kgit diff --name-only --diff-filter=AM "$BASE_TAG" HEAD -- tools/testing/selftests/ftrace |
+	grep -E '\.tc$|/ftracetest$|/test\.d/functions$' || true); do
+	if out=$(checkbashisms "$LINUX/$f" 2>&1); then
+		echo "checkbashisms clean: $f"
+	else
+		echo "checkbashisms: $f"
+		echo "$out" | sed 's/^/    /'
+		fail=1
+	fi
+done
 if [ $fail = 0 ]; then
 	if [ -n "${SERIES_CHECK_ONLY:-}" ]; then
-		log "series-check: prefixes$built of $total build (SERIES_CHECK_ONLY), checkpatch --strict is clean"
+		log "series-check: prefixes$built of $total build (SERIES_CHECK_ONLY), checkpatch --strict and checkbashisms are clean"
 	else
-		log "series-check: every prefix ($total) builds, checkpatch --strict is clean"
+		log "series-check: every prefix ($total) builds, checkpatch --strict and checkbashisms are clean"
 	fi
 fi
 exit $fail
