@@ -6,16 +6,10 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 ARCH_NAME=${1:-x86_64}
-# base/linux + base/obj/ARCH: the same relative paths as linux + obj/ARCH,
-# so ccache serves the files the series does not touch.
-SRC=$BUILD/base/linux
+SRC=$BASE_SRC
 OBJ=$BUILD/base/obj/$ARCH_NAME
 OUT=$BUILD/results/$ARCH_NAME-base
-if [ ! -d "$SRC" ]; then
-	kgit worktree prune
-	mkdir -p "$(dirname "$SRC")"
-	kgit worktree add -q --detach "$SRC" "$BASE_TAG"
-fi
+base_worktree
 BASE_BUILD=1 "$TOP/scripts/build.sh" "$ARCH_NAME" "$SRC" "$OBJ"
 "$TOP/scripts/rootfs.sh" "$ARCH_NAME" "$SRC" "$OBJ"
 dirs=$("$TOP/scripts/run-suite.sh" "$ARCH_NAME" "$OBJ" "$OUT") ||

@@ -7,7 +7,7 @@ set -eu
 PKGS="linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev cpio
 dwarves qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu busybox-static
 trace-cmd ccache xz-utils kmod rsync python3 python3-ply python3-git git bash
-devscripts dash util-linux
+devscripts dash util-linux clang llvm bpftool libbpf-dev zlib1g-dev
 gcc-riscv64-linux-gnu gcc-s390x-linux-gnu gcc-powerpc64le-linux-gnu sparse"
 
 missing=""

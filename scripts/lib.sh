@@ -34,6 +34,18 @@ kgit() {
 		-c commit.gpgsign=false -c core.autocrlf=false "$@"
 }
 
+# The unpatched base, checked out from tag "base" of the scratch tree into
+# build/base/linux: the same relative paths as linux + obj/ARCH, so ccache
+# serves the files the series does not touch.
+BASE_SRC=$BUILD/base/linux
+base_worktree() {
+	if [ ! -d "$BASE_SRC" ]; then
+		kgit worktree prune
+		mkdir -p "$(dirname "$BASE_SRC")"
+		kgit worktree add -q --detach "$BASE_SRC" "$BASE_TAG"
+	fi
+}
+
 PATCHES=${PATCHES:-$TOP/patches}
 SERIES=$PATCHES/series
 STAMP=$BUILD/.series-stamp

@@ -4,6 +4,7 @@
   results.py record OUTDIR[,OUTDIR...] BASELINE        write the base's results
   results.py check  OUTDIR[,OUTDIR...] BASELINE TAP    write TAP, compare with the base
   results.py bench  OUTDIR OUT [ROUNDS]                 median and spread of make bench
+  results.py bench-bpf BASEDIR SERIESDIR LARGEST_N       the BPF part, base beside series
 
 A test's result is one of PASS, XFAIL, UNSUPPORTED, UNTESTED, UNRESOLVED,
 FAIL.  Ranked best first: PASS = XFAIL > UNSUPPORTED = UNTESTED > UNRESOLVED
@@ -201,7 +202,65 @@ def bench(outdir, outfile, want):
     return 0
 
 
+def bench_bpf(basedir, seriesdir, largest):
+    """The BPF part of make bench: the guests' bench-bpf.txt ("name value")
+    of the base and of the series, side by side, with the ratios."""
+    sides = {}
+    for side, d in (("base", basedir), ("series", seriesdir)):
+        vals = {}
+        for line in read_lines(d, "bench-bpf.txt"):
+            parts = line.split()
+            if len(parts) == 2:
+                vals[parts[0]] = float(parts[1])
+        if not vals:
+            print("error: no BPF benchmark results in %s" % d, file=sys.stderr)
+            return 1
+        sides[side] = vals
+    base, ser = sides["base"], sides["series"]
+    ns = sorted({int(m.group(1)) for k in ser
+                 for m in [re.match(r"bpf_attach_ms_n(\d+)$", k)] if m})
+    lines = ["# make bench, BPF: fentry programs attached, then detached, on N",
+             "#   functions, the same ftsdo-bpf on the base (*_base) and on the",
+             "#   series, one boot each, side by side; only the attach and detach",
+             "#   loops are timed.  The largest N (%s) has no suffix." % largest]
+    def put(name, v):
+        lines.append("%s %s" % (name, ("%.3f" % v).rstrip("0").rstrip(".")))
+    for n in ns:
+        suf = "" if str(n) == str(largest) else "_n%d" % n
+        got = True
+        for key in ("bpf_n_functions", "bpf_attach_ms", "bpf_detach_ms"):
+            k = "%s_n%d" % (key, n)
+            if k not in base or k not in ser:
+                got = False
+                continue
+            if key != "bpf_n_functions":
+                put(key + "_base" + suf, base[k])
+            put(key + suf, ser[k])
+        if not got:
+            continue
+        b = base["bpf_attach_ms_n%d" % n] + base["bpf_detach_ms_n%d" % n]
+        p = ser["bpf_attach_ms_n%d" % n] + ser["bpf_detach_ms_n%d" % n]
+        if p:
+            put("bpf_attach_detach_speedup" + suf, b / p)
+        for side, vals, tag in (("base", base, "_base"), ("series", ser, "")):
+            nf = vals.get("bpf_n_functions_n%d" % n)
+            if nf:
+                put("bpf_attach_us_per_func%s%s" % (tag, suf),
+                    vals["bpf_attach_ms_n%d" % n] * 1000 / nf)
+                put("bpf_detach_us_per_func%s%s" % (tag, suf),
+                    vals["bpf_detach_ms_n%d" % n] * 1000 / nf)
+    if "bpf_fentry_call_ns" in base and "bpf_fentry_call_ns" in ser:
+        put("bpf_fentry_call_ns_base", base["bpf_fentry_call_ns"])
+        put("bpf_fentry_call_ns", ser["bpf_fentry_call_ns"])
+        if base["bpf_fentry_call_ns"]:
+            put("bpf_fentry_call_ratio", ser["bpf_fentry_call_ns"] / base["bpf_fentry_call_ns"])
+    print("\n".join(lines))
+    return 0
+
+
 def main():
+    if sys.argv[1] == "bench-bpf":
+        return bench_bpf(sys.argv[2], sys.argv[3], sys.argv[4])
     if sys.argv[1] == "bench":
         return bench(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 0)
     mode, outdir, basefile = sys.argv[1], sys.argv[2], sys.argv[3]

@@ -1,0 +1,27 @@
+#!/bin/sh
+# make bench, BPF part, in the guest: the same ftsdo-bpf binary on the
+# unpatched base and on the patched kernel.  Attach, then detach, one
+# trivial fentry program on each of N functions (only the attach and the
+# detach loops are timed, not the program loads), for every N of
+# FTSDO_BPF_BENCH_N (kernel command line), then the added cost of an
+# fentry program per call of one function.  FTSDO_BPF_BENCH_N is a comma
+# separated list (default 100,1000).  "name value" lines go to
+# /results/bench-bpf.txt, the attach/detach ones with an _n<N> suffix.
+R=/results/bench-bpf.txt
+: >$R
+command -v ftsdo-bpf >/dev/null || { echo "no ftsdo-bpf"; exit 1; }
+for n in $(echo "${FTSDO_BPF_BENCH_N:-100,1000}" | tr ',' ' '); do
+	echo "== bench-attach $n"
+	ftsdo-bpf bench-attach "$n" >/tmp/bench-attach.txt 2>&1
+	rc=$?
+	cat /tmp/bench-attach.txt
+	[ $rc = 0 ] || { echo "bench-attach $n failed ($rc)"; exit 1; }
+	sed -n "s/^\(bpf_[a-z_]*\) \([0-9.]*\)\$/\1_n$n \2/p" /tmp/bench-attach.txt >>$R
+done
+echo "== call-cost"
+ftsdo-bpf call-cost >/tmp/call-cost.txt 2>&1
+rc=$?
+cat /tmp/call-cost.txt
+[ $rc = 0 ] || { echo "call-cost failed ($rc)"; exit 1; }
+grep -E '^bpf_fentry_call_(base_|with_)?ns ' /tmp/call-cost.txt >>$R
+sed 's/^/bench-bpf /' $R
