@@ -125,6 +125,31 @@ def collect(outdirs):
     return res
 
 
+def failure_log(outdirs, name, keep=30):
+    """The last lines of a test's own log (what the guest saved of it), to
+    print under a failure: CI shows only what `make check` printed."""
+    group, _, test = name.partition("/")
+    for outdir in outdirs.split(","):
+        paths = []
+        if group in ("project", "livepatch"):
+            paths = [os.path.join(outdir, "%s-%s.log" % (group, test))]
+        elif group == "ftrace":
+            for line in read_lines(outdir, "ftrace-cases.txt"):
+                m = re.search(r"FTSDO-CASE (\d+) (.*)$", line)
+                if m and "ftrace/" + m.group(2).strip() == name:
+                    pat = "%s-%s-log." % (m.group(1), os.path.basename(test.split()[0]))
+                    d = os.path.join(outdir, "ftrace-logs")
+                    if os.path.isdir(d):
+                        paths = [os.path.join(d, f) for f in sorted(os.listdir(d))
+                                 if f.startswith(pat)]
+        for path in paths:
+            if os.path.exists(path):
+                with open(path, errors="replace") as fh:
+                    lines = [line.rstrip("\r\n") for line in fh]
+                return ["#   " + line for line in lines[-keep:]]
+    return []
+
+
 def load_baseline(path):
     base = {}
     with open(path) as fh:
@@ -310,11 +335,16 @@ def main():
         else:
             lines.append("not ok %d %s # %s (new test)" % (i, name, r))
             nfail += 1
+        if lines[-1].startswith("not ok") and "# TODO" not in lines[-1]:
+            lines += failure_log(outdir, name)
     with open(sys.argv[4], "w") as fh:
-        fh.write("TAP version 13\n1..%d\n" % len(lines))
+        fh.write("TAP version 13\n1..%d\n" % len(res))
         fh.write("\n".join(lines) + "\n")
+    show = False
     for line in lines:
-        if line.startswith("not ok") and "# TODO" not in line:
+        if not line.startswith("#"):
+            show = line.startswith("not ok") and "# TODO" not in line
+        if show:
             print(line)
     print("%d passed, %d failed, %d skipped" % (npass, nfail, nskip))
     return 1 if nfail else 0
