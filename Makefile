@@ -9,14 +9,14 @@ S := scripts
 B := build
 OBJ := $(B)/obj/$(ARCH_NAME)
 
-.PHONY: all demo deps tree build rootfs check check-lockdep baseline bench export verify \
+.PHONY: all demo deps tree build rootfs check check-lockdep check-cfi baseline bench export verify \
 	series-check build-matrix harness-selftest clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile; echo; \
-	echo "other targets: deps tree build rootfs baseline bench check-lockdep export verify series-check build-matrix harness-selftest clean"
+	echo "other targets: deps tree build rootfs baseline bench check-lockdep check-cfi export verify series-check build-matrix harness-selftest clean"
 
 deps:
 	@$(S)/deps.sh
@@ -54,6 +54,11 @@ export: deps
 # patches/ applied to a fresh base reproduces the scratch tree exactly.
 verify: deps
 	@$(S)/verify.sh
+
+# The series built with clang-16 and kCFI, booted with cfi=kcfi and with
+# cfi=fineibt, running the direct-call tests.
+check-cfi: tree
+	@$(S)/check-cfi.sh $(ARCH_NAME)
 
 # Every prefix of the series builds; checkpatch --strict on every patch.
 series-check: tree

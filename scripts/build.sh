@@ -15,14 +15,15 @@ esac
 
 "$TOP/scripts/config.sh" "$ARCH_NAME" "$SRC" "$OBJ"
 
-CC="${CROSS}gcc"
+CC="${CROSS}$KCC"
 command -v ccache >/dev/null && CC="ccache $CC"
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" KBUILD_BUILD_USER=ftrace-sdo KBUILD_BUILD_HOST=qemu
 
 log "build $ARCH_NAME: Linux $(kversion "$SRC") in ${OBJ#$TOP/}"
 start=$(date +%s)
 set -o pipefail
-if ! make -s -C "$SRC" O="$OBJ" ARCH=$KARCH CROSS_COMPILE=$CROSS CC="$CC" \
+# shellcheck disable=SC2086
+if ! make -s -C "$SRC" O="$OBJ" ARCH=$KARCH CROSS_COMPILE=$CROSS CC="$CC" $LLVM_VARS \
 	-j"$JOBS" all 2>&1 | tee "$OBJ/build.log" | { grep -v -E '^(  |$)' || true; }; then
 	die "kernel build failed for $ARCH_NAME (log: ${OBJ#$TOP/}/build.log)"
 fi

@@ -46,7 +46,8 @@ if [ -f "$OBJ/.config" ] && [ -z "$(find $frags -newer "$OBJ/.config")" ]; then
 	exit 0
 fi
 
-kmake() { make -s -C "$SRC" O="$OBJ" ARCH=$KARCH $MAKEVARS "$@"; }
+# shellcheck disable=SC2086
+kmake() { make -s -C "$SRC" O="$OBJ" ARCH=$KARCH $MAKEVARS $LLVM_VARS "$@"; }
 kmake tinyconfig >/dev/null || die "make tinyconfig failed for $ARCH_NAME in $SRC"
 # shellcheck disable=SC2086
 (cd "$OBJ" && KCONFIG_CONFIG=.config "$SRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" .config $frags >/dev/null) ||

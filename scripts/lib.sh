@@ -19,6 +19,18 @@ export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 export CCACHE_BASEDIR=$TOP
 export CCACHE_NOHASHDIR=1
 
+# FTSDO_LLVM=-16 builds the kernel with Debian's clang-16 and LLVM tools
+# (make check-cfi); unset, with gcc.  KCC is the compiler, LLVM_VARS goes
+# on every kernel make command line, so that no later make reconfigures
+# the tree for another compiler.
+if [ -n "${FTSDO_LLVM:-}" ]; then
+	KCC=clang$FTSDO_LLVM
+	LLVM_VARS="LLVM=$FTSDO_LLVM"
+else
+	KCC=gcc
+	LLVM_VARS=""
+fi
+
 die() { echo "error: $*" >&2; exit 1; }
 log() { echo "== $*"; }
 

@@ -17,9 +17,10 @@ x86_64) KARCH=x86_64; CROSS="" ;;
 arm64) KARCH=arm64; CROSS=aarch64-linux-gnu- ;;
 *) die "unknown arch $ARCH_NAME" ;;
 esac
+# shellcheck disable=SC2086
 kmake() {
 	make -s -C "$SRC" O="$OBJ" ARCH=$KARCH CROSS_COMPILE=$CROSS \
-		CC="ccache ${CROSS}gcc" -j"$JOBS" "$@"
+		CC="ccache ${CROSS}$KCC" $LLVM_VARS -j"$JOBS" "$@"
 }
 
 # Copy a dynamically linked host binary and the libraries it needs.
