@@ -12,11 +12,7 @@ ARCH_NAME=${1:-x86_64}
 [ "$ARCH_NAME" = x86_64 ] || die "check-cfi is x86_64 only"
 export FTSDO_LLVM=${FTSDO_LLVM:--16}
 command -v "clang$FTSDO_LLVM" >/dev/null || die "clang$FTSDO_LLVM missing: run scripts/deps.sh"
-OBJ=$BUILD/obj/$ARCH_NAME-kcfi
-OUT=$BUILD/results/$ARCH_NAME-kcfi
-EXTRA_CONFIG=$TOP/configs/kcfi.config "$TOP/scripts/build.sh" "$ARCH_NAME" "$LINUX" "$OBJ"
-"$TOP/scripts/rootfs.sh" "$ARCH_NAME" "$LINUX" "$OBJ"
-tests=$(cd "$LINUX/tools/testing/selftests/ftrace/test.d" && ls direct/*.tc | paste -sd, -)
+build_variant "$ARCH_NAME" kcfi "$TOP/configs/kcfi.config"
 rc=0
 dirs=""
 for mode in kcfi fineibt; do
@@ -24,7 +20,7 @@ for mode in kcfi fineibt; do
 	kcfi) want="Using kCFI" ;;
 	fineibt) want="Using FineIBT CFI" ;;
 	esac
-	OBJ=$OBJ EXTRA_APPEND="cfi=$mode ftsdo.ftrace=$tests" \
+	OBJ=$OBJ EXTRA_APPEND="cfi=$mode ftsdo.ftrace=$DIRECT_TESTS" \
 		"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/$mode" 3000 || rc=$?
 	echo "$(grep -q "$want" "$OUT/$mode/console.log"; echo $?) harness/cfi-mode" \
 		>>"$OUT/$mode/harness.txt"

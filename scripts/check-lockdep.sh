@@ -6,13 +6,9 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 ARCH_NAME=${1:-x86_64}
-OBJ=$BUILD/obj/$ARCH_NAME-lockdep
-OUT=$BUILD/results/$ARCH_NAME-lockdep
-EXTRA_CONFIG=$TOP/configs/lockdep.config "$TOP/scripts/build.sh" "$ARCH_NAME" "$LINUX" "$OBJ"
-"$TOP/scripts/rootfs.sh" "$ARCH_NAME" "$LINUX" "$OBJ"
-tests=$(cd "$LINUX/tools/testing/selftests/ftrace/test.d" && ls direct/*.tc | paste -sd, -)
+build_variant "$ARCH_NAME" lockdep "$TOP/configs/lockdep.config"
 rc=0
-OBJ=$OBJ EXTRA_APPEND="ftsdo.ftrace=$tests" \
+OBJ=$OBJ EXTRA_APPEND="ftsdo.ftrace=$DIRECT_TESTS" \
 	"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/run" 3000 || rc=$?
 SUBSET=1 "$TOP/scripts/results.py" check "$OUT/run" "$TOP/tests/baseline/$ARCH_NAME.txt" \
 	"$OUT/check.tap" || rc=1

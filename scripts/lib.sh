@@ -32,6 +32,20 @@ else
 fi
 
 die() { echo "error: $*" >&2; exit 1; }
+
+# A kernel variant of the scratch tree with one more config fragment
+# (check-lockdep, check-cfi): built with its rootfs into
+# build/obj/ARCH-NAME.  Sets OBJ, OUT (its results directory) and
+# DIRECT_TESTS (the direct-call ftracetest tests, comma-separated).
+build_variant() {
+	local arch=$1 name=$2 fragment=$3
+	OBJ=$BUILD/obj/$arch-$name
+	OUT=$BUILD/results/$arch-$name
+	EXTRA_CONFIG=$fragment "$TOP/scripts/build.sh" "$arch" "$LINUX" "$OBJ"
+	"$TOP/scripts/rootfs.sh" "$arch" "$LINUX" "$OBJ"
+	DIRECT_TESTS=$(cd "$LINUX/tools/testing/selftests/ftrace/test.d" &&
+		ls direct/*.tc | paste -sd, -)
+}
 log() { echo "== $*"; }
 
 # The kernel version of a source tree, e.g. 6.12.117.
