@@ -39,6 +39,10 @@ arm64)
 	;;
 *) die "unknown arch $ARCH_NAME" ;;
 esac
+# QEMU_ICOUNT="shift=0,sleep=off" runs the guest with -icount: guest time
+# follows the instructions executed (1 ns each with shift=0), so per-call
+# timings are deterministic path lengths; they model no caches.  TCG only.
+[ -z "${QEMU_ICOUNT:-}" ] || ACCEL="$ACCEL -icount $QEMU_ICOUNT"
 [ -f "$KERNEL" ] || die "no kernel image $KERNEL: build first"
 [ -f "$OBJ/rootfs.cpio.gz" ] || die "no rootfs: run scripts/rootfs.sh $ARCH_NAME"
 
