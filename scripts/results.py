@@ -107,7 +107,15 @@ def exitcodes(path):
 
 
 def collect_one(outdir):
+    """The results of one guest; a guest booted with a variant of the
+    kernel command line (the "variant" file, e.g. ftrace_md=hash) names
+    its ftracetest results "<name> [<variant>]"."""
     res = ftracetest(outdir)
+    path = os.path.join(outdir, "variant")
+    if os.path.exists(path):
+        with open(path) as fh:
+            variant = fh.read().strip()
+        res = {"%s [%s]" % (k, variant): v for k, v in res.items()}
     res.update(exitcodes(os.path.join(outdir, "livepatch.txt")))
     res.update(exitcodes(os.path.join(outdir, "project.txt")))
     res.update(exitcodes(os.path.join(outdir, "harness.txt")))
