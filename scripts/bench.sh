@@ -6,12 +6,13 @@
 # Ratios measured in one boot are what count: absolute times under TCG mean
 # little.  Knobs: OBJ (the kernel to boot), BENCH_OUT (instead of
 # build/results/ARCH), BENCH_DIRECT=0 (only the BPF part), BENCH_BPF,
-# BENCH_BPF_N (see below).
+# BENCH_BPF_N (see below), BENCH_MD=0 (no function metadata part).
 set -eu
 . "$(dirname "$0")/lib.sh"
 ARCH_NAME=${1:-x86_64}
 OUT=${BENCH_OUT:-$BUILD/results/$ARCH_NAME}
 ROUNDS=${BENCH_ROUNDS:-3}
+mkdir -p "$OUT"
 if [ "${BENCH_DIRECT:-1}" != 0 ]; then
 	EXTRA_APPEND="FTSDO_BENCH_ROUNDS=$ROUNDS ${EXTRA_APPEND:-}" \
 		"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" bench "$OUT/bench-run" 3000 ||
@@ -49,6 +50,48 @@ if [ "$ARCH_NAME" = x86_64 ] && [ "${BENCH_BPF:-1}" != 0 ]; then
 	done
 	"$TOP/scripts/results.py" bench-bpf "$OUT/bench-bpf-base" "$OUT/bench-bpf-series" \
 		"${BPF_N##*,}" >>"$OUT/bench.txt"
+fi
+# Function metadata (x86_64): the cost of a call through the list function
+# with 1, 8, 32 and 128 other ops registered, and of the shared direct ops
+# finding a trampoline, in three boots of the same kernel: metadata in the
+# padding, the hash forced, and metadata off.  Under QEMU -icount (1 ns per
+# instruction), so the figures are path lengths; they model no caches.
+# BENCH_MD=0 leaves it out.
+if [ "$ARCH_NAME" = x86_64 ] && [ "${BENCH_MD:-1}" != 0 ] &&
+	grep -q '^CONFIG_FTRACE_FUNC_METADATA=y' "${OBJ:-$BUILD/obj/$ARCH_NAME}/.config"; then
+	pids=()
+	for mode in padding hash off; do
+		QEMU_ICOUNT="shift=0,sleep=off" EXTRA_APPEND="ftrace_md=$mode ${EXTRA_APPEND:-}" \
+			"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" bench-md "$OUT/bench-md-$mode" 3000 &
+		pids+=($!)
+		# Two guests at a time (one host core each)
+		if [ ${#pids[@]} = 2 ]; then
+			wait "${pids[0]}" || die "a metadata benchmark run failed"
+			pids=("${pids[1]}")
+		fi
+	done
+	for p in "${pids[@]}"; do
+		wait "$p" || die "a metadata benchmark run failed"
+	done
+	md() { # mode name
+		awk -v n="$2" '$1 == n { print $2 }' "$OUT/bench-md-$1/bench-md.txt"
+	}
+	{
+		for k in 1 8 32 128; do
+			echo "list_k${k}_ns $(md padding list_k${k}_ns)"
+			echo "list_k${k}_ns_hash $(md hash list_k${k}_ns)"
+			echo "list_k${k}_ns_nomd $(md off list_k${k}_ns)"
+		done
+		for m in padding:"" hash:_hash off:_nomd; do
+			echo "list_k128_over_k1${m#*:} $(awk -v a="$(md ${m%%:*} list_k128_ns)" \
+				-v b="$(md ${m%%:*} list_k1_ns)" 'BEGIN { printf "%.3f", a / b }')"
+		done
+		echo "direct_shared_md_ns $(md padding direct_shared_ns)"
+		echo "direct_shared_mdhash_ns $(md hash direct_shared_ns)"
+		echo "direct_shared_hash_ns $(md off direct_shared_ns)"
+		echo "untraced_ns $(md padding untraced_ns)"
+		echo "text_bytes_md $(size "${OBJ:-$BUILD/obj/$ARCH_NAME}/vmlinux" | awk 'NR == 2 { print $1 }')"
+	} >>"$OUT/bench.txt"
 fi
 cat "$OUT/bench.txt"
 log "written ${OUT#$TOP/}/bench.txt"

@@ -18,7 +18,7 @@ dirs=$("$TOP/scripts/run-suite.sh" "$ARCH_NAME" "$BUILD/obj/$ARCH_NAME" "$OUT") 
 # One more boot runs the direct-call tests with the hash forced: their
 # results are named with " [ftrace_md=hash]" (results.py, the variant file).
 if grep -q '^CONFIG_FTRACE_FUNC_METADATA=y' "$BUILD/obj/$ARCH_NAME/.config"; then
-	md=direct/ftrace-direct-batch-md.tc,direct/ftrace-direct-batch.tc,direct/ftrace-direct-batch-tracers.tc
+	md=direct/ftrace-direct-batch-md.tc,direct/ftrace-direct-batch-md-ops.tc,direct/ftrace-direct-batch.tc,direct/ftrace-direct-batch-tracers.tc
 	EXTRA_APPEND="ftrace_md=hash ftsdo.only=ftrace ftsdo.ftrace=$md" \
 		"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/md-hash" \
 		"${CHECK_TIMEOUT:-3000}" >&2 || rc=$?

@@ -1,0 +1,12 @@
+#!/bin/sh
+# make bench, in the guest: the cost of one call of a traced function that
+# goes through the list function, in this boot's function metadata mode
+# (ftrace_md= on the kernel command line): ftrace_direct_batch_test's
+# callbench.  Results ("name nanoseconds") go to /results/bench-md.txt.
+D=/sys/kernel/debug/ftrace_direct_batch
+echo "function_metadata mode: $(sed -n 's/^mode: //p' /sys/kernel/tracing/function_metadata)"
+modprobe ftrace_direct_batch_test || { echo "no ftrace_direct_batch_test module"; exit 1; }
+echo 1 >$D/callbench || { echo "callbench failed"; exit 1; }
+cat $D/callbench >/results/bench-md.txt
+sed 's/^/bench-md /' /results/bench-md.txt
+rmmod ftrace_direct_batch_test
