@@ -4,7 +4,8 @@
 # (ftrace_md= on the kernel command line): ftrace_direct_batch_test's
 # callbench.  Results ("name nanoseconds") go to /results/bench-md.txt.
 D=/sys/kernel/debug/ftrace_direct_batch
-echo "function_metadata mode: $(sed -n 's/^mode: //p' /sys/kernel/tracing/function_metadata)"
+cp /sys/kernel/tracing/function_metadata /results/function_metadata.txt
+echo "function_metadata mode: $(sed -n 's/^mode: //p' /results/function_metadata.txt)"
 modprobe ftrace_direct_batch_test || { echo "no ftrace_direct_batch_test module"; exit 1; }
 echo 1 >$D/callbench || { echo "callbench failed"; exit 1; }
 cat $D/callbench >/results/bench-md.txt

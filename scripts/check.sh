@@ -15,15 +15,25 @@ rc=0
 dirs=$("$TOP/scripts/run-suite.sh" "$ARCH_NAME" "$BUILD/obj/$ARCH_NAME" "$OUT") || rc=$?
 # The per-function metadata has two ways to find an entry; the suite above
 # runs the default (the function padding where the kernel has a free slot).
-# One more boot runs the direct-call tests with the hash forced: their
-# results are named with " [ftrace_md=hash]" (results.py, the variant file).
+# Two more boots, in parallel, run the direct-call tests with the hash
+# forced and with metadata off: their results are named with
+# " [ftrace_md=hash]" and " [ftrace_md=off]" (results.py, the variant file).
 if grep -q '^CONFIG_FTRACE_FUNC_METADATA=y' "$BUILD/obj/$ARCH_NAME/.config"; then
 	md=direct/ftrace-direct-batch-md.tc,direct/ftrace-direct-batch-md-ops.tc,direct/ftrace-direct-batch.tc,direct/ftrace-direct-batch-tracers.tc
-	EXTRA_APPEND="ftrace_md=hash ftsdo.only=ftrace ftsdo.ftrace=$md" \
-		"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/md-hash" \
-		"${CHECK_TIMEOUT:-3000}" >&2 || rc=$?
-	echo "ftrace_md=hash" >"$OUT/md-hash/variant"
-	dirs="$dirs,$OUT/md-hash"
+	pids=()
+	for mode in hash off; do
+		EXTRA_APPEND="ftrace_md=$mode ftsdo.only=ftrace ftsdo.ftrace=$md" \
+			"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/md-$mode" \
+			"${CHECK_TIMEOUT:-3000}" >&2 &
+		pids+=($!)
+	done
+	for p in "${pids[@]}"; do
+		wait "$p" || rc=$?
+	done
+	for mode in hash off; do
+		echo "ftrace_md=$mode" >"$OUT/md-$mode/variant"
+		dirs="$dirs,$OUT/md-$mode"
+	done
 fi
 log "results: ${OUT#$TOP/}/check.tap (compared with ${BASELINE#$TOP/})"
 "$TOP/scripts/results.py" check "$dirs" "$BASELINE" "$OUT/check.tap" |
