@@ -14,25 +14,31 @@ rm -f "$OUT/summary"
 rc=0
 dirs=$("$TOP/scripts/run-suite.sh" "$ARCH_NAME" "$BUILD/obj/$ARCH_NAME" "$OUT") || rc=$?
 # The per-function metadata has two ways to find an entry; the suite above
-# runs the default (the function padding where the kernel has a free slot).
-# Two more boots, in parallel, run the direct-call tests with the hash
-# forced and with metadata off: their results are named with
-# " [ftrace_md=hash]" and " [ftrace_md=off]" (results.py, the variant file).
+# runs the default (the index in the function padding where the kernel has
+# a free slot).  Three more boots, in parallel, run the direct-call tests
+# with the hash forced, with metadata off, and in the padding with call
+# depth tracking active (its thunks share the padding): their results are
+# named "<test> [<variant>]" (results.py, the variant file).
 if grep -q '^CONFIG_FTRACE_FUNC_METADATA=y' "$BUILD/obj/$ARCH_NAME/.config"; then
 	md=direct/ftrace-direct-batch-md.tc,direct/ftrace-direct-batch-md-ops.tc,direct/ftrace-direct-batch.tc,direct/ftrace-direct-batch-tracers.tc
+	variants=("md-hash:ftrace_md=hash:ftrace_md=hash"
+		  "md-off:ftrace_md=off:ftrace_md=off"
+		  "md-calldepth:retbleed=force,stuff spectre_v2=retpoline:retbleed=stuff")
 	pids=()
-	for mode in hash off; do
-		EXTRA_APPEND="ftrace_md=$mode ftsdo.only=ftrace ftsdo.ftrace=$md" \
-			"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/md-$mode" \
+	for v in "${variants[@]}"; do
+		IFS=: read -r dir append label <<<"$v"
+		EXTRA_APPEND="$append ftsdo.only=ftrace ftsdo.ftrace=$md" \
+			"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/$dir" \
 			"${CHECK_TIMEOUT:-3000}" >&2 &
 		pids+=($!)
 	done
 	for p in "${pids[@]}"; do
 		wait "$p" || rc=$?
 	done
-	for mode in hash off; do
-		echo "ftrace_md=$mode" >"$OUT/md-$mode/variant"
-		dirs="$dirs,$OUT/md-$mode"
+	for v in "${variants[@]}"; do
+		IFS=: read -r dir append label <<<"$v"
+		echo "$label" >"$OUT/$dir/variant"
+		dirs="$dirs,$OUT/$dir"
 	done
 fi
 log "results: ${OUT#$TOP/}/check.tap (compared with ${BASELINE#$TOP/})"
