@@ -56,9 +56,17 @@ fi
 # finding a trampoline, in three boots of the same kernel: metadata in the
 # padding, the hash forced, and metadata off.  Under QEMU -icount (1 ns per
 # instruction), so the figures are path lengths; they model no caches.
-# BENCH_MD=0 leaves it out.
+# Also the text size of vmlinux with and without FTRACE_FUNC_METADATA (a
+# vmlinux built without it, in build/obj/x86_64-nomd).  BENCH_MD=0 leaves
+# it out.
 if [ "$ARCH_NAME" = x86_64 ] && [ "${BENCH_MD:-1}" != 0 ] &&
 	grep -q '^CONFIG_FTRACE_FUNC_METADATA=y' "${OBJ:-$BUILD/obj/$ARCH_NAME}/.config"; then
+	# text_bytes_nomd: the same kernel without the option (vmlinux only)
+	EXTRA_CONFIG=$TOP/configs/x86_64-nomd.config "$TOP/scripts/config.sh" \
+		"$ARCH_NAME" "$LINUX" "$BUILD/obj/$ARCH_NAME-nomd"
+	make -s -C "$LINUX" O="$BUILD/obj/$ARCH_NAME-nomd" CC="$(command -v ccache >/dev/null && echo "ccache ")$KCC" \
+		$LLVM_VARS -j"$JOBS" vmlinux >"$BUILD/obj/$ARCH_NAME-nomd/build.log" 2>&1 ||
+		die "the build without FTRACE_FUNC_METADATA failed (${BUILD#$TOP/}/obj/$ARCH_NAME-nomd/build.log)"
 	pids=()
 	for mode in padding hash off; do
 		QEMU_ICOUNT="shift=0,sleep=off" EXTRA_APPEND="ftrace_md=$mode ${EXTRA_APPEND:-}" \
@@ -90,7 +98,15 @@ if [ "$ARCH_NAME" = x86_64 ] && [ "${BENCH_MD:-1}" != 0 ] &&
 		echo "direct_shared_mdhash_ns $(md hash direct_shared_ns)"
 		echo "direct_shared_hash_ns $(md off direct_shared_ns)"
 		echo "untraced_ns $(md padding untraced_ns)"
-		echo "text_bytes_md $(size "${OBJ:-$BUILD/obj/$ARCH_NAME}/vmlinux" | awk 'NR == 2 { print $1 }')"
+		# (md - untraced) / (other - untraced): the hash forced, and off
+		for m in hash off; do
+			echo "direct_shared_md_over_${m} $(awk -v a="$(md padding direct_shared_ns)" \
+				-v b="$(md $m direct_shared_ns)" -v u="$(md padding untraced_ns)" \
+				'BEGIN { printf "%.3f", (a - u) / (b - u) }')"
+		done
+		text() { size "$1/vmlinux" | awk 'NR == 2 { print $1 }'; }
+		echo "text_bytes_md $(text "${OBJ:-$BUILD/obj/$ARCH_NAME}")"
+		echo "text_bytes_nomd $(text "$BUILD/obj/$ARCH_NAME-nomd")"
 	} >>"$OUT/bench.txt"
 fi
 cat "$OUT/bench.txt"
