@@ -322,7 +322,8 @@ def main():
     npass = nfail = nskip = 0
     lines = []
     for i, name in enumerate(sorted(res), 1):
-        r, b = res[name], base.get(name)
+        # "<test> [<variant>]" is judged against the base's <test>
+        r, b = res[name], base.get(name, base.get(re.sub(r" \[[^]]*\]$", "", name)))
         if b is not None and RANK[r] < RANK[b]:
             lines.append("not ok %d %s # %s, base: %s" % (i, name, r, b))
             nfail += 1
