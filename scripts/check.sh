@@ -15,19 +15,21 @@ rc=0
 dirs=$("$TOP/scripts/run-suite.sh" "$ARCH_NAME" "$BUILD/obj/$ARCH_NAME" "$OUT") || rc=$?
 # The per-function metadata has two ways to find an entry; the suite above
 # runs the default (the index in the function padding where the kernel has
-# a free slot).  Three more boots, in parallel, run the direct-call tests
-# with the hash forced, with metadata off, and in the padding with call
-# depth tracking active (its thunks share the padding): their results are
-# named "<test> [<variant>]" (results.py, the variant file).
+# a free slot).  Three more boots, in parallel: the whole ftracetest suite
+# with the hash forced, and the direct-call tests with metadata off and in
+# the padding with call depth tracking active (its thunks share the
+# padding).  Their results are named "<test> [<variant>]" (results.py, the
+# variant file) and judged against the base's result for <test>.
 if grep -q '^CONFIG_FTRACE_FUNC_METADATA=y' "$BUILD/obj/$ARCH_NAME/.config"; then
-	md=direct/ftrace-direct-batch-md.tc,direct/ftrace-direct-batch-md-ops.tc,direct/ftrace-direct-batch.tc,direct/ftrace-direct-batch-tracers.tc
-	variants=("md-hash:ftrace_md=hash:ftrace_md=hash"
-		  "md-off:ftrace_md=off:ftrace_md=off"
-		  "md-calldepth:retbleed=force,stuff spectre_v2=retpoline:retbleed=stuff")
+	md=ftsdo.ftrace=direct/ftrace-direct-batch-md.tc,direct/ftrace-direct-batch-md-ops.tc,direct/ftrace-direct-batch.tc,direct/ftrace-direct-batch-tracers.tc
+	# dir:command line:variant name:tests (empty: the whole suite)
+	variants=("md-hash:ftrace_md=hash:ftrace_md=hash:"
+		  "md-off:ftrace_md=off:ftrace_md=off:$md"
+		  "md-calldepth:retbleed=force,stuff spectre_v2=retpoline:retbleed=stuff:$md")
 	pids=()
 	for v in "${variants[@]}"; do
-		IFS=: read -r dir append label <<<"$v"
-		EXTRA_APPEND="$append ftsdo.only=ftrace ftsdo.ftrace=$md" \
+		IFS=: read -r dir append label tests <<<"$v"
+		EXTRA_APPEND="$append ftsdo.only=ftrace $tests" \
 			"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/$dir" \
 			"${CHECK_TIMEOUT:-3000}" >&2 &
 		pids+=($!)
@@ -36,7 +38,7 @@ if grep -q '^CONFIG_FTRACE_FUNC_METADATA=y' "$BUILD/obj/$ARCH_NAME/.config"; the
 		wait "$p" || rc=$?
 	done
 	for v in "${variants[@]}"; do
-		IFS=: read -r dir append label <<<"$v"
+		IFS=: read -r dir append label tests <<<"$v"
 		echo "$label" >"$OUT/$dir/variant"
 		dirs="$dirs,$OUT/$dir"
 	done
