@@ -57,16 +57,21 @@ fi
 # padding, the hash forced, and metadata off.  Under QEMU -icount (1 ns per
 # instruction), so the figures are path lengths; they model no caches.
 # Also the text size of vmlinux with and without FTRACE_FUNC_METADATA (a
-# vmlinux built without it, in build/obj/x86_64-nomd).  BENCH_MD=0 leaves
-# it out.
+# vmlinux built from the same .config with only that option off, in
+# build/obj/x86_64-nomd).  BENCH_MD=0 leaves it out.
 if [ "$ARCH_NAME" = x86_64 ] && [ "${BENCH_MD:-1}" != 0 ] &&
 	grep -q '^CONFIG_FTRACE_FUNC_METADATA=y' "${OBJ:-$BUILD/obj/$ARCH_NAME}/.config"; then
-	# text_bytes_nomd: the same kernel without the option (vmlinux only)
-	EXTRA_CONFIG=$TOP/configs/x86_64-nomd.config "$TOP/scripts/config.sh" \
-		"$ARCH_NAME" "$LINUX" "$BUILD/obj/$ARCH_NAME-nomd"
-	make -s -C "$LINUX" O="$BUILD/obj/$ARCH_NAME-nomd" CC="$(command -v ccache >/dev/null && echo "ccache ")$KCC" \
-		$LLVM_VARS -j"$JOBS" vmlinux >"$BUILD/obj/$ARCH_NAME-nomd/build.log" 2>&1 ||
-		die "the build without FTRACE_FUNC_METADATA failed (${BUILD#$TOP/}/obj/$ARCH_NAME-nomd/build.log)"
+	# text_bytes_nomd: the same .config with the option off (vmlinux only)
+	NOMD=$BUILD/obj/$ARCH_NAME-nomd
+	mkdir -p "$NOMD"
+	cp "${OBJ:-$BUILD/obj/$ARCH_NAME}/.config" "$NOMD/.config"
+	"$LINUX/scripts/config" --file "$NOMD/.config" -d FTRACE_FUNC_METADATA
+	# shellcheck disable=SC2086
+	{ make -s -C "$LINUX" O="$NOMD" $LLVM_VARS olddefconfig &&
+		! grep -q '^CONFIG_FTRACE_FUNC_METADATA=' "$NOMD/.config" &&
+		make -s -C "$LINUX" O="$NOMD" CC="$(command -v ccache >/dev/null && echo "ccache ")$KCC" \
+			$LLVM_VARS -j"$JOBS" vmlinux; } >"$NOMD/build.log" 2>&1 ||
+		die "the build without FTRACE_FUNC_METADATA failed (${NOMD#$TOP/}/build.log)"
 	pids=()
 	for mode in padding hash off; do
 		QEMU_ICOUNT="shift=0,sleep=off" EXTRA_APPEND="ftrace_md=$mode ${EXTRA_APPEND:-}" \
@@ -106,7 +111,7 @@ if [ "$ARCH_NAME" = x86_64 ] && [ "${BENCH_MD:-1}" != 0 ] &&
 		done
 		text() { size "$1/vmlinux" | awk 'NR == 2 { print $1 }'; }
 		echo "text_bytes_md $(text "${OBJ:-$BUILD/obj/$ARCH_NAME}")"
-		echo "text_bytes_nomd $(text "$BUILD/obj/$ARCH_NAME-nomd")"
+		echo "text_bytes_nomd $(text "$NOMD")"
 	} >>"$OUT/bench.txt"
 fi
 cat "$OUT/bench.txt"
