@@ -15,15 +15,17 @@ rc=0
 dirs=$("$TOP/scripts/run-suite.sh" "$ARCH_NAME" "$BUILD/obj/$ARCH_NAME" "$OUT") || rc=$?
 # The per-function metadata has two ways to find an entry; the suite above
 # runs the default (the index in the function padding where the kernel has
-# a free slot).  Three more boots, in parallel: the whole ftracetest suite
-# with the hash forced, and the direct-call tests with metadata off and in
-# the padding with call depth tracking active (its thunks share the
-# padding).  Their results are named "<test> [<variant>]" (results.py, the
-# variant file) and judged against the base's result for <test>.
+# a free slot).  Four more boots, in parallel: the whole ftracetest suite
+# with the hash forced (in two shards), and the direct-call tests with
+# metadata off and in the padding with call depth tracking active (its
+# thunks share the padding).  Their results are named "<test> [<variant>]"
+# (results.py, the variant file) and judged against the base's result for
+# <test>.
 if grep -q '^CONFIG_FTRACE_FUNC_METADATA=y' "$BUILD/obj/$ARCH_NAME/.config"; then
 	md=ftsdo.ftrace=direct/ftrace-direct-batch-md.tc,direct/ftrace-direct-batch-md-ops.tc,direct/ftrace-direct-batch.tc,direct/ftrace-direct-batch-tracers.tc
-	# dir:command line:variant name:tests (empty: the whole suite)
-	variants=("md-hash:ftrace_md=hash:ftrace_md=hash:"
+	# dir:command line:variant name:tests (a shard of the suite, or a list)
+	variants=("md-hash1:ftrace_md=hash:ftrace_md=hash:ftsdo.shard=1/2"
+		  "md-hash2:ftrace_md=hash:ftrace_md=hash:ftsdo.shard=2/2"
 		  "md-off:ftrace_md=off:ftrace_md=off:$md"
 		  "md-calldepth:retbleed=force,stuff spectre_v2=retpoline:retbleed=stuff:$md")
 	pids=()
