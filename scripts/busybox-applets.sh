@@ -11,6 +11,7 @@ for a in sh ash cat cp mv rm ln ls mkdir rmdir mount umount echo printf test \
 	sleep seq date dmesg insmod rmmod modprobe lsmod modinfo reboot poweroff \
 	kill ps tar gzip dd stat readlink dirname basename expr true false yes \
 	chmod touch uname id sync tee timeout env mktemp diff od hexdump \
-	nproc pidof killall which realpath sysctl getopt cmp usleep ; do
+	nproc pidof killall which realpath sysctl getopt cmp usleep ip hostname \
+	nice chrt free ; do
 	echo "$a"
 done

@@ -4,6 +4,7 @@
 # clang-16 builds the kCFI kernel of make check-cfi.
 # Idempotent: when every package is present it returns in well under a second.
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 PKGS="linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev cpio
 dwarves qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu busybox-static
@@ -18,14 +19,33 @@ for p in $PKGS; do
 		missing="$missing $p"
 done
 
-if [ -z "$missing" ]; then
-	exit 0
-fi
-
-echo "deps: installing:$missing"
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-# shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ -n "$missing" ]; then
+	echo "deps: installing:$missing"
+	$SUDO apt-get update -qq
+	# shellcheck disable=SC2086
+	$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# The arm64 guest's busybox: Debian's busybox-static for arm64, unpacked
+# into build/busybox-arm64 (not installed: it would replace the host's).
+BB64=$BUILD/busybox-arm64
+if [ ! -x "$BB64/bin/busybox" ]; then
+	echo "deps: fetching busybox-static:arm64"
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		$SUDO dpkg --add-architecture arm64
+		$SUDO apt-get update -qq
+	fi
+	dl=$(mktemp -d)
+	chmod 777 "$dl"	# apt-get download drops to the _apt user
+	(cd "$dl" && apt-get download -qq busybox-static:arm64 2>/dev/null) ||
+		{ $SUDO apt-get update -qq && (cd "$dl" && apt-get download -qq busybox-static:arm64); } ||
+		die "could not download busybox-static:arm64"
+	rm -rf "$BB64.new"
+	dpkg-deb -x "$dl"/busybox-static_*_arm64.deb "$BB64.new"
+	rm -rf "$dl" "$BB64"
+	mv "$BB64.new" "$BB64"
+	[ -x "$BB64/bin/busybox" ] || die "no bin/busybox in busybox-static:arm64"
+fi

@@ -57,16 +57,20 @@ mkdir -p "$ROOT/lib/modules/$KREL/build"	# livepatch selftests want KDIR
 mkdir -p "$ROOT/selftests"
 cp -a "$SRC/tools/testing/selftests/ftrace" "$ROOT/selftests/ftrace"
 cp -a "$SRC/tools/testing/selftests/kselftest" "$ROOT/selftests/" 2>/dev/null || true
+# The livepatch selftests, where the kernel has livepatch (arm64 6.12
+# has not).
 LP=$OBJ/livepatch-selftests
 rm -rf "$LP"
-cp -a "$SRC/tools/testing/selftests/livepatch" "$LP"
-kmake M="$LP/test_modules" modules >/dev/null
-${CROSS}gcc -static -O2 -o "$LP/test_klp-call_getpid" "$LP/test_klp-call_getpid.c"
-mkdir -p "$ROOT/selftests/livepatch/test_modules"
-cp "$LP"/*.sh "$LP"/settings "$LP/test_klp-call_getpid" "$ROOT/selftests/livepatch/"
-for m in "$LP"/test_modules/*.ko; do
-	${CROSS}strip --strip-debug -o "$ROOT/selftests/livepatch/test_modules/$(basename "$m")" "$m"
-done
+if grep -q '^CONFIG_LIVEPATCH=y' "$OBJ/.config"; then
+	cp -a "$SRC/tools/testing/selftests/livepatch" "$LP"
+	kmake M="$LP/test_modules" modules >/dev/null
+	${CROSS}gcc -static -O2 -o "$LP/test_klp-call_getpid" "$LP/test_klp-call_getpid.c"
+	mkdir -p "$ROOT/selftests/livepatch/test_modules"
+	cp "$LP"/*.sh "$LP"/settings "$LP/test_klp-call_getpid" "$ROOT/selftests/livepatch/"
+	for m in "$LP"/test_modules/*.ko; do
+		${CROSS}strip --strip-debug -o "$ROOT/selftests/livepatch/test_modules/$(basename "$m")" "$m"
+	done
+fi
 
 # Host tools the selftests use beyond busybox (GNU options), and trace-cmd.
 if [ "$ARCH_NAME" = x86_64 ]; then
