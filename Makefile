@@ -34,7 +34,7 @@ demo: rootfs
 	@$(S)/demo.sh $(ARCH_NAME)
 
 check: rootfs
-	@$(S)/check.sh $(ARCH_NAME)
+	@CHECK_ARCHES="$${CHECK_ARCHES:-$(ARCH_NAME) arm64}" $(S)/check-all.sh
 
 # The series' direct-call tests on a lockdep kernel.
 check-lockdep: tree

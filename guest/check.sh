@@ -22,8 +22,15 @@ part ftrace && {
 echo "== ftracetest"
 mkdir -p $R/ftrace-logs
 cd /selftests/ftrace || exit 1
-# All tests but those of /guest/skip.txt (tests that crash the base).
-[ -n "$sel" ] || sel=$(cd test.d && find . -name '*.tc' | sed 's|^\./||' | sort)
+# All tests but those of /guest/skip.txt (tests that crash the base); a
+# directory (dir/) in ftsdo.ftrace= stands for its tests.
+[ -n "$sel" ] || sel=./
+sel=$(for s in $sel; do
+	case $s in
+	*/) (cd test.d && find "$s" -name '*.tc' | sed 's|^\./||' | sort) ;;
+	*) echo "$s" ;;
+	esac
+done)
 tests=""
 i=0
 for t in $sel; do

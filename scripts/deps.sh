@@ -29,23 +29,37 @@ if [ -n "$missing" ]; then
 	$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
-# The arm64 guest's busybox: Debian's busybox-static for arm64, unpacked
-# into build/busybox-arm64 (not installed: it would replace the host's).
-BB64=$BUILD/busybox-arm64
-if [ ! -x "$BB64/bin/busybox" ]; then
-	echo "deps: fetching busybox-static:arm64"
+# Debian arm64 packages unpacked into DIR, not installed: installing
+# them next to the host's amd64 ones would upgrade host packages (the
+# multiarch copies must have the same version).
+# Usage: unpack_arm64 DIR PACKAGE...
+unpack_arm64() {
+	local dir=$1 dl
+	shift
+	echo "deps: fetching $* (arm64) into ${dir#$TOP/}"
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 		$SUDO dpkg --add-architecture arm64
 		$SUDO apt-get update -qq
 	fi
 	dl=$(mktemp -d)
 	chmod 777 "$dl"	# apt-get download drops to the _apt user
-	(cd "$dl" && apt-get download -qq busybox-static:arm64 2>/dev/null) ||
-		{ $SUDO apt-get update -qq && (cd "$dl" && apt-get download -qq busybox-static:arm64); } ||
-		die "could not download busybox-static:arm64"
-	rm -rf "$BB64.new"
-	dpkg-deb -x "$dl"/busybox-static_*_arm64.deb "$BB64.new"
-	rm -rf "$dl" "$BB64"
-	mv "$BB64.new" "$BB64"
-	[ -x "$BB64/bin/busybox" ] || die "no bin/busybox in busybox-static:arm64"
-fi
+	(cd "$dl" && apt-get download -qq "${@/%/:arm64}" 2>/dev/null) ||
+		{ $SUDO apt-get update -qq && (cd "$dl" && apt-get download -qq "${@/%/:arm64}"); } ||
+		die "could not download $* for arm64"
+	rm -rf "$dir.new"
+	for deb in "$dl"/*.deb; do
+		dpkg-deb -x "$deb" "$dir.new"
+	done
+	rm -rf "$dl" "$dir"
+	mv "$dir.new" "$dir"
+}
+
+# The arm64 guest's busybox.
+[ -x "$BUILD/busybox-arm64/bin/busybox" ] ||
+	unpack_arm64 "$BUILD/busybox-arm64" busybox-static
+[ -x "$BUILD/busybox-arm64/bin/busybox" ] || die "no bin/busybox in busybox-static:arm64"
+# A sysroot to link tests/bpf statically for arm64.
+SR=$BUILD/arm64-sysroot
+[ -f "$SR/usr/lib/aarch64-linux-gnu/libbpf.a" ] ||
+	unpack_arm64 "$SR" libc6-dev linux-libc-dev libbpf-dev libelf-dev zlib1g-dev
+[ -f "$SR/usr/lib/aarch64-linux-gnu/libbpf.a" ] || die "no libbpf.a in $SR"

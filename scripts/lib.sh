@@ -33,6 +33,17 @@ fi
 
 die() { echo "error: $*" >&2; exit 1; }
 
+# What of the guest test suite runs on ARCH, as kernel command line knobs
+# for guest/check.sh.  x86_64 runs all of it.  arm64 runs the direct-call
+# ftracetest tests and the project tests: its TCG is slower, and tests
+# that trace every function (with code patching that flushes TCG's
+# translations) take minutes each; arm64 6.12 has no livepatch.
+suite_append() {
+	case $1 in
+	arm64) echo "ftsdo.ftrace=direct/" ;;
+	esac
+}
+
 # A kernel variant of the scratch tree with one more config fragment
 # (check-lockdep, check-cfi): built with its rootfs into
 # build/obj/ARCH-NAME.  Sets OBJ, OUT (its results directory) and

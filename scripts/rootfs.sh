@@ -103,17 +103,28 @@ if [ "$ARCH_NAME" = x86_64 ]; then
 	mkdir -p "$ROOT$PERLBASE"
 	cp -a "$PERLBASE/." "$ROOT$PERLBASE/"
 	install -m 755 "$(command -v checkbashisms)" "$ROOT/usr/bin/checkbashisms"
-	# The BPF test and benchmark program (tests/bpf): BPF objects by
-	# clang, loaded by Debian's libbpf, linked statically; its vmlinux.h
-	# comes from this kernel's BTF.  FTSDO_BPF_BIN: install that build
-	# of it instead (make bench runs one binary on both kernels).
-	bpfbin=${FTSDO_BPF_BIN:-$OBJ/bpf/ftsdo-bpf}
-	if [ -z "${FTSDO_BPF_BIN:-}" ]; then
-		make -s -C "$TOP/tests/bpf" VMLINUX="$OBJ/vmlinux" OUT="$OBJ/bpf" >/dev/null ||
-			die "building tests/bpf failed"
-	fi
-	install -m 755 "$bpfbin" "$ROOT/usr/bin/ftsdo-bpf"
 fi
+
+# The BPF test and benchmark program (tests/bpf): BPF objects by clang,
+# loaded by Debian's libbpf, linked statically (for arm64 against the
+# sysroot deps.sh unpacked); its vmlinux.h comes from this kernel's BTF.
+# FTSDO_BPF_BIN: install that build of it instead (make bench runs one
+# binary on both kernels).
+bpfbin=${FTSDO_BPF_BIN:-$OBJ/bpf/ftsdo-bpf}
+if [ -z "${FTSDO_BPF_BIN:-}" ]; then
+	bpfvars=""
+	if [ "$ARCH_NAME" = arm64 ]; then
+		SR=$BUILD/arm64-sysroot
+		bpfvars="ARCH=arm64 LIBDIR=$SR/usr/lib/aarch64-linux-gnu"
+		set -- CC="${CROSS}gcc --sysroot=$SR"
+	else
+		set --
+	fi
+	# shellcheck disable=SC2086
+	make -s -C "$TOP/tests/bpf" $bpfvars "$@" VMLINUX="$OBJ/vmlinux" OUT="$OBJ/bpf" >/dev/null ||
+		die "building tests/bpf failed"
+fi
+install -m 755 "$bpfbin" "$ROOT/usr/bin/ftsdo-bpf"
 
 # Users and groups: the tracefs gid= and ownership tests
 # (00basic/mount_options.tc, test_ownership.tc) pick another group and

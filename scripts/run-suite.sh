@@ -19,7 +19,7 @@ for k in $(seq 1 "$SHARDS"); do
 	parts=ftrace
 	[ "$k" = 1 ] && parts=$parts,project
 	[ "$k" = "$SHARDS" ] && parts=$parts,livepatch
-	OBJ=$OBJ EXTRA_APPEND="ftsdo.shard=$k/$SHARDS ftsdo.parts=$parts ${EXTRA_APPEND:-}" \
+	OBJ=$OBJ EXTRA_APPEND="ftsdo.shard=$k/$SHARDS ftsdo.parts=$parts $(suite_append "$ARCH_NAME") ${EXTRA_APPEND:-}" \
 		"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/run$k" \
 		"${CHECK_TIMEOUT:-3000}" >&2 &
 	pids+=($!)

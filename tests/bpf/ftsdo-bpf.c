@@ -924,6 +924,14 @@ static const char *const deny_prefix[] = {
 	"context_switch", "switch_", "__switch", "prepare_task",
 	"wait_", "__wait", "complete", "__complete", "autoremove_wake",
 	"default_wake", "prepare_to_wait", "finish_wait", "poll_",
+#ifdef __aarch64__
+	/* arm64: syscall dispatch (do_syscall, x64_sys_call above), bpf()
+	 * itself, and the instruction encoders the BPF JIT and ftrace call
+	 * while attaching (compiled in only here: an x86_64 binary listing
+	 * arm64 targets offline does not skip these) */
+	"do_el0_svc", "el0_svc", "invoke_syscall", "__invoke_syscall",
+	"__arm64_sys_bpf", "aarch64_insn_",
+#endif
 };
 
 static bool denied(const char *name)
@@ -1355,9 +1363,15 @@ static double min_ns(const double *v, int n)
 
 static int cmd_call_cost(int argc, char **argv)
 {
+	/* getpid()'s own function, then the one it calls */
 	static const char *const cands[] = {
+#ifdef __aarch64__
+		"__arm64_sys_getpid", "__task_pid_nr_ns",
+#else
 		"__x64_sys_getpid", "__do_sys_getpid", "__task_pid_nr_ns",
+#endif
 	};
+	const int n_cands = sizeof(cands) / sizeof(cands[0]);
 	static const struct option lopts[] = {
 		{ "func", required_argument, NULL, 'f' },
 		{ "calls", required_argument, NULL, 'm' },
@@ -1395,7 +1409,7 @@ static int cmd_call_cost(int argc, char **argv)
 		note("available_filter_functions not readable");
 
 	/* first candidate in vmlinux BTF; its alias may be the one in aff */
-	for (c = 0; c < 3 && !func; c++) {
+	for (c = 0; c < n_cands && !func; c++) {
 		const char *n = only ? only : cands[c];
 		struct name_ent *e = set_find(&bfun, n);
 
@@ -1793,7 +1807,11 @@ static void usage(FILE *f)
 "                        (offline: --list --aff FILE --btf VMLINUX)\n"
 "  call-cost [--calls M] [--rounds R] [--func NAME]\n"
 "                        getpid() cost without/with an fentry program on\n"
+#ifdef __aarch64__
+"                        __arm64_sys_getpid; prints\n"
+#else
 "                        __x64_sys_getpid (or __do_sys_getpid); prints\n"
+#endif
 "                        bpf_fentry_call_ns\n"
 "  hold [--fentry FUNC]... [--fexit FUNC]... [--fmod-ret FUNC RETVAL]...\n"
 "                        attach up to 8 programs (all tasks counted), print\n"

@@ -45,7 +45,9 @@ reads() {
 	done
 }
 command -v ftsdo-bpf >/dev/null || { echo "SKIP: no ftsdo-bpf"; exit 4; }
-modinfo livepatch-sample >/dev/null 2>&1 || { echo "SKIP: no livepatch-sample"; exit 4; }
+# busybox's modinfo (arm64 guest) succeeds for a module it cannot find
+{ [ -d /sys/kernel/livepatch ] && modinfo livepatch-sample >/dev/null 2>&1; } ||
+	{ echo "SKIP: no livepatch-sample"; exit 4; }
 
 # modprobe reads /proc/cmdline too: count only the calls of reads().
 counted_reads() {

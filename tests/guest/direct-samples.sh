@@ -26,12 +26,15 @@ for f in wake_up_process schedule; do
 done
 sleep 1
 # The sample prints the trampoline's return address: the ftrace location
-# of the function plus the 5-byte call (MCOUNT_INSN_SIZE on x86_64).
+# of the function plus the call (MCOUNT_INSN_SIZE: 5 on x86_64, the BL
+# on arm64: 4).
+insn=5
+[ "$(cat /etc/ftsdo-arch)" = arm64 ] && insn=4
 for f in wake_up_process schedule; do
 	ip=$(grep " $f\$" $T/available_filter_functions_addrs | cut -d' ' -f1)
 	hi=${ip%????}
-	lo=$((0x${ip#"$hi"} + 5))
-	[ "$lo" -le 65535 ] || fail "cannot compute $ip + 5 here"
+	lo=$((0x${ip#"$hi"} + insn))
+	[ "$lo" -le 65535 ] || fail "cannot compute $ip + $insn here"
 	want=$hi$(printf '%04x' "$lo")
 	grep -q "my_direct_func: ip $want\$" $T/trace ||
 		fail "no hit from $f (ip $want) in: $(grep -m 5 my_direct_func $T/trace)"
