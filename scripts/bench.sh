@@ -6,7 +6,8 @@
 # Ratios measured in one boot are what count: absolute times under TCG mean
 # little.  Knobs: OBJ (the kernel to boot), BENCH_OUT (instead of
 # build/results/ARCH), BENCH_DIRECT=0 (only the BPF part), BENCH_BPF,
-# BENCH_BPF_N (see below), BENCH_MD=0 (no function metadata part).
+# BENCH_BPF_N (see below), BENCH_MD=0 (no function metadata part),
+# BENCH_ARM64=0 (no arm64 part).
 set -eu
 . "$(dirname "$0")/lib.sh"
 ARCH_NAME=${1:-x86_64}
@@ -112,6 +113,32 @@ if [ "$ARCH_NAME" = x86_64 ] && [ "${BENCH_MD:-1}" != 0 ] &&
 		text() { size "$1/vmlinux" | awk 'NR == 2 { print $1 }'; }
 		echo "text_bytes_md $(text "${OBJ:-$BUILD/obj/$ARCH_NAME}")"
 		echo "text_bytes_nomd $(text "$NOMD")"
+	} >>"$OUT/bench.txt"
+fi
+# arm64 call-site ops (from x86_64's make bench): the cost of a call of a
+# function whose only ops is a direct ops, its trampoline in BL range and
+# out of it (with and without the call-site ops, and on its own
+# register_ftrace_direct() ops), in one boot of the arm64 kernel under
+# QEMU -icount.  The kernel is built (incrementally) first.  BENCH_ARM64=0
+# leaves it out.
+if [ "$ARCH_NAME" = x86_64 ] && [ "${BENCH_ARM64:-1}" != 0 ]; then
+	"$TOP/scripts/build.sh" arm64 >&2 && "$TOP/scripts/rootfs.sh" arm64 >&2 ||
+		die "building the arm64 kernel failed"
+	OBJ=$BUILD/obj/arm64 QEMU_ICOUNT="shift=0,sleep=off" EXTRA_APPEND="" \
+		"$TOP/scripts/qemu-run.sh" arm64 bench-md "$OUT/bench-arm64" 3000 ||
+		die "the arm64 benchmark run failed"
+	a64() { awk -v n="$1" '$1 == n { print $2 }' "$OUT/bench-arm64/bench-md.txt"; }
+	{
+		for k in untraced direct_near direct_far_callops direct_far_nocallops direct_far_perops; do
+			echo "arm64_${k}_ns $(a64 ${k}_ns)"
+		done
+		# (x - untraced) / (y - untraced)
+		over() {
+			awk -v a="$(a64 "$1")" -v b="$(a64 "$2")" -v u="$(a64 untraced_ns)" \
+				'BEGIN { printf "%.3f", (a - u) / (b - u) }'
+		}
+		echo "arm64_far_nocallops_over_callops $(over direct_far_nocallops_ns direct_far_callops_ns)"
+		echo "arm64_far_callops_over_perops $(over direct_far_callops_ns direct_far_perops_ns)"
 	} >>"$OUT/bench.txt"
 fi
 cat "$OUT/bench.txt"
