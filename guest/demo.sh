@@ -30,6 +30,18 @@ if modprobe ftrace_direct_batch_test 2>/dev/null; then
 	dmesg | grep -E 'ftrace_direct_batch_test: (# retarget|ok [0-9]+ - basic: (no call lost|exact))' |
 		sed 's/^\[[^]]*\] ftrace_direct_batch_test: /   /'
 	echo "   basic: $r"
+	echo "-- tracefs direct_functions: 16 functions attached, the function tracer"
+	echo "   on fdbt_target_04 (function, trampoline, owner, path):"
+	echo dfn_attach >$D/run
+	echo fdbt_target_04 >$T/set_ftrace_filter
+	echo function >$T/current_tracer
+	grep -E 'fdbt_target_0[345] ' $T/direct_functions | cut -f2,3,4,6 |
+		sed 's/ \[ftrace_direct_batch_test\]//g; s/^/   /'
+	grep -E '^(functions|path call|path literal|path list|metadata):' \
+		$T/direct_functions_stats | sed 's/^/   /'
+	echo nop >$T/current_tracer
+	echo >$T/set_ftrace_filter
+	echo dfn_detach >$D/run
 	echo "-- batch attach of 2000 functions vs one register_ftrace_direct() ops each"
 	echo "   (100 of them), in this boot:"
 	cut -d' ' -f1 $T/available_filter_functions_addrs | head -n 2000 | xargs -n 256 |
