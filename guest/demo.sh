@@ -30,17 +30,18 @@ if modprobe ftrace_direct_batch_test 2>/dev/null; then
 	dmesg | grep -E 'ftrace_direct_batch_test: (# retarget|ok [0-9]+ - basic: (no call lost|exact))' |
 		sed 's/^\[[^]]*\] ftrace_direct_batch_test: /   /'
 	echo "   basic: $r"
-	echo "-- tracefs direct_functions: 16 functions attached, the function tracer"
-	echo "   on fdbt_target_04 (function, trampoline, owner, path):"
+	echo "-- tracefs direct_functions: 16 functions attached, trace-cmd's function"
+	echo "   tracer on fdbt_target_04 (function, trampoline, owner, path):"
 	echo dfn_attach >$D/run
-	echo fdbt_target_04 >$T/set_ftrace_filter
-	echo function >$T/current_tracer
+	trace-cmd start -p function -l fdbt_target_04 >/dev/null 2>&1
 	grep -E 'fdbt_target_0[345] ' $T/direct_functions | cut -f2,3,4,6 |
 		sed 's/ \[ftrace_direct_batch_test\]//g; s/^/   /'
 	grep -E '^(functions|path call|path literal|path list|metadata):' \
 		$T/direct_functions_stats | sed 's/^/   /'
-	echo nop >$T/current_tracer
-	echo >$T/set_ftrace_filter
+	echo dfn_call >$D/run && r="every call" || r="NOT every call"
+	echo "   3 calls each: the trampolines saw $r; trace-cmd show:"
+	trace-cmd show 2>/dev/null | grep -m 2 fdbt_target_04 | sed 's/^ */   /'
+	trace-cmd reset >/dev/null 2>&1
 	echo dfn_detach >$D/run
 	echo "-- batch attach of 2000 functions vs one register_ftrace_direct() ops each"
 	echo "   (100 of them), in this boot:"
