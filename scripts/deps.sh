@@ -47,6 +47,7 @@ unpack_arm64() {
 		{ $SUDO apt-get update -qq && (cd "$dl" && apt-get download -qq "${@/%/:arm64}"); } ||
 		die "could not download $* for arm64"
 	rm -rf "$dir.new"
+	mkdir -p "$dir.new"
 	for deb in "$dl"/*.deb; do
 		dpkg-deb -x "$deb" "$dir.new"
 	done
