@@ -23,4 +23,47 @@ while [ "$k" -le "$rounds" ]; do
 	sed "s/^/bench-round$k /" /results/bench-round$k.txt
 	k=$((k + 1))
 done
+
+# direct_functions with every traceable function attached in one batch
+# (dfn_hold; the module's own functions are left to dfn_attach): how long
+# a read of each file takes, and a batch of 16 functions attached and
+# detached (direct_mutex, ftrace_lock) alone and while a reader loops over
+# direct_functions.  /proc/uptime counts in 10 ms.
+now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+reads_ms() { # file
+	t0=$(now_ms)
+	i=0
+	while [ $i -lt 5 ]; do cat "$1" >/dev/null || exit 1; i=$((i + 1)); done
+	echo $((($(now_ms) - t0) / 5))
+}
+batch16_ms() {
+	t0=$(now_ms)
+	i=0
+	while [ $i -lt 10 ]; do
+		echo dfn_attach >$D/run && echo dfn_detach >$D/run || exit 1
+		i=$((i + 1))
+	done
+	echo $((($(now_ms) - t0) / 10))
+}
+echo "== direct_functions with every function attached"
+echo clear >$D/ips
+grep -v '\[ftrace_direct_batch_test\]' $T/available_filter_functions_addrs | cut -d' ' -f1 |
+	xargs -n 256 | while read -r chunk; do echo "$chunk" >$D/ips || exit 1; done
+{
+	t0=$(now_ms)
+	echo dfn_hold >$D/run || exit 1
+	echo "dfn_hold_ms $(($(now_ms) - t0))"
+	echo "dfn_lines $(grep -vc '^#' $T/direct_functions)"
+	echo "dfn_read_ms $(reads_ms $T/direct_functions)"
+	echo "dfn_stats_read_ms $(reads_ms $T/direct_functions_stats)"
+	echo "dfn_batch16_ms $(batch16_ms)"
+	(while :; do cat $T/direct_functions >/dev/null; done) &
+	rp=$!
+	echo "dfn_batch16_reading_ms $(batch16_ms)"
+	kill $rp
+	wait $rp 2>/dev/null
+	sleep 2
+	echo dfn_release >$D/run || exit 1
+} >/results/bench-dfn.txt || { echo "the direct_functions part failed"; exit 1; }
+cat /results/bench-dfn.txt
 rmmod ftrace_direct_batch_test

@@ -1,55 +1,83 @@
 #!/bin/sh
-# What `make` shows: the series at work in the booted kernel.
-# Everything printed here also lands in /results/demo.txt.
+# What `make` shows: the series at work in the booted kernel, a few lines
+# per part.  Everything printed here also lands in /results/demo.txt.
 T=/sys/kernel/tracing
-exec >/results/demo.txt 2>&1
-
-echo "kernel: $(uname -r), $(wc -l <$T/available_filter_functions) traceable functions"
-
-echo "-- direct calls: samples/ftrace/ftrace-direct-multi attaches one trampoline"
-echo "   to wake_up_process and schedule; enabled_functions shows the direct sites:"
-modprobe ftrace-direct-multi
-grep -A1 -E '^(wake_up_process|schedule) ' $T/enabled_functions | sed 's/^\t*/   /'
-sleep 1
-echo "   the trampoline's own trace_printk output:"
-grep -m 3 'my_direct_func' $T/trace | sed 's/^ */   /'
-rmmod ftrace-direct-multi
-echo 0 >$T/tracing_on; echo >$T/trace; echo 1 >$T/tracing_on
-
-echo "-- trace-cmd record -p function -l do_sys_openat2 -- cat /proc/version:"
-cd /tmp
-trace-cmd record -q -p function -l do_sys_openat2 cat /proc/version >/dev/null 2>&1
-trace-cmd report 2>/dev/null | grep -m 3 do_sys_openat2 | sed 's/^ */   /'
-
 D=/sys/kernel/debug/ftrace_direct_batch
-if modprobe ftrace_direct_batch_test 2>/dev/null; then
-	echo "-- one shared direct ftrace_ops (update_ftrace_direct_add/del/mod):"
-	echo "   ftrace_direct_batch_test attaches 64 functions in one batch, counts every"
-	echo "   call in its trampolines, retargets half while the other CPU calls them:"
-	echo basic >$D/run && r=PASS || r=FAIL
-	dmesg | grep -E 'ftrace_direct_batch_test: (# retarget|ok [0-9]+ - basic: (no call lost|exact))' |
-		sed 's/^\[[^]]*\] ftrace_direct_batch_test: /   /'
-	echo "   basic: $r"
-	echo "-- tracefs direct_functions: 16 functions attached, trace-cmd's function"
-	echo "   tracer on fdbt_target_04 (function, trampoline, owner, path):"
-	echo dfn_attach >$D/run
-	trace-cmd start -p function -l fdbt_target_04 >/dev/null 2>&1
-	grep -E 'fdbt_target_0[345] ' $T/direct_functions | cut -f2,3,4,6 |
-		sed 's/ \[ftrace_direct_batch_test\]//g; s/^/   /'
-	grep -E '^(functions|path call|path literal|path list|metadata):' \
-		$T/direct_functions_stats | sed 's/^/   /'
-	echo dfn_call >$D/run && r="every call" || r="NOT every call"
-	echo "   3 calls each: the trampolines saw $r; trace-cmd show:"
-	trace-cmd show 2>/dev/null | grep -m 2 fdbt_target_04 | sed 's/^ */   /'
-	trace-cmd reset >/dev/null 2>&1
-	echo dfn_detach >$D/run
-	echo "-- batch attach of 2000 functions vs one register_ftrace_direct() ops each"
-	echo "   (100 of them), in this boot:"
-	cut -d' ' -f1 $T/available_filter_functions_addrs | head -n 2000 | xargs -n 256 |
-		while read -r chunk; do echo "$chunk" >$D/ips; done
-	echo 100 >/sys/module/ftrace_direct_batch_test/parameters/per_ops_max
-	echo 2000 >$D/bench &&
-		grep -E '^(n_functions|attach_batch_ms|detach_batch_ms|attach_per_ops_us_per_func|detach_per_ops_us_per_func|attach_speedup|detach_speedup) ' $D/bench |
-		sed 's/^/   /'
-	rmmod ftrace_direct_batch_test
+P=/sys/module/ftrace_direct_batch_test/parameters
+MOD=ftrace_direct_batch_test
+exec >/results/demo.txt 2>&1
+ind() { sed 's/^ */   /'; }
+# bench key $1 of $D/bench
+bench() { awk -v k="$1" '$1 == k { printf "%.0f\n", $2 }' $D/bench; }
+ms() { awk -v k="$1" '$1 == k { printf "%.1f\n", $2 / 1000 }' $D/bench; }
+
+echo "kernel $(uname -r) ($(uname -m)), $(wc -l <$T/available_filter_functions) traceable functions"
+modprobe $MOD || { echo "no $MOD module"; exit 1; }
+
+echo "== one batch against one ftrace_ops per trampoline (this boot)"
+cut -d' ' -f1 $T/available_filter_functions_addrs | head -n 2000 | xargs -n 256 |
+	while read -r chunk; do echo "$chunk" >$D/ips; done
+echo 50 >$P/per_ops_max
+if echo 2000 >$D/bench; then
+	echo "   update_ftrace_direct_add/del: $(bench n_functions) functions, attach $(bench attach_batch_ms) ms, detach $(bench detach_batch_ms) ms"
+	echo "   register_ftrace_direct, one ops per function: attach $(ms attach_per_ops_us_per_func) ms, detach $(ms detach_per_ops_us_per_func) ms per function"
+	echo "   the batch is $(bench attach_speedup)x faster to attach, $(bench detach_speedup)x to detach"
+else
+	echo "   the benchmark failed"
 fi
+
+echo "== direct_functions: 16 functions attached, trace-cmd recording fdbt_target_04"
+echo dfn_attach >$D/run
+cd /tmp
+step="grep -E 'fdbt_target_0[345] ' $T/direct_functions >/tmp/dfn.txt
+	cp $T/direct_functions_stats /tmp/dfs.txt
+	echo dfn_call >$D/run && echo yes >/tmp/dfn.ok"
+if command -v trace-cmd >/dev/null; then
+	trace-cmd record -q -o /tmp/demo.dat -p function -l fdbt_target_04 \
+		sh -c "$step" >/dev/null 2>&1
+else
+	echo "   (this guest has no trace-cmd)"
+	sh -c "$step"
+fi
+printf '   function\ttrampoline\towner\tpath\n'
+cut -f2,3,4,6 /tmp/dfn.txt | sed "s/ \[$MOD\]//g" | ind
+awk -F': ' '{ v[$1] = $2 } END { printf "   %s functions; path: %s call, %s literal, %s list; metadata: %s\n",
+	v["functions"], v["path call"], v["path literal"], v["path list"], v["metadata"] }' /tmp/dfs.txt
+echo "== trace-cmd report: fdbt_target_04, traced and with a direct trampoline"
+trace-cmd report -i /tmp/demo.dat 2>/dev/null | grep -m 2 'fdbt_target_04 ' | ind
+if [ -f /tmp/dfn.ok ]; then
+	echo "   the trampolines counted each of the 48 calls (16 functions x 3)"
+else
+	echo "   the trampolines did NOT count every call (dmesg)"
+fi
+echo dfn_detach >$D/run
+
+LP=/sys/kernel/livepatch/livepatch_sample
+if [ -d /sys/kernel/livepatch ] && modinfo livepatch-sample >/dev/null 2>&1; then
+	echo "== livepatch next to a direct trampoline: cmdline_proc_show"
+	awk '$2 == "cmdline_proc_show" { print "0x" $1; exit }' \
+		$T/available_filter_functions_addrs >$P/mod_ip
+	echo mod_attach >$D/run
+	echo "   before:    /proc/cmdline = $(cut -c1-40 /proc/cmdline)..."
+	modprobe livepatch-sample
+	i=0
+	while [ "$(cat $LP/transition 2>/dev/null)" != 0 ] && [ $i -lt 300 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	echo mod_reset >$D/run
+	echo "   patched:   /proc/cmdline = $(cat /proc/cmdline)"
+	cat /proc/cmdline /proc/cmdline /proc/cmdline >/dev/null
+	echo 4 >$P/mod_calls
+	echo mod_expect >$D/run && r="each of the 4 calls" || r="NOT every call"
+	echo "   the trampoline counted $r; direct_functions (list: the"
+	echo "   livepatch's ftrace_ops is on the function too):"
+	awk -F'\t' '$2 == "cmdline_proc_show" { print $2 "\t" $3 "\t" $4 "\t" $6 }' \
+		$T/direct_functions | sed "s/ \[$MOD\]//g" | ind
+	echo 0 >$LP/enabled
+	i=0
+	while [ -d $LP ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	rmmod livepatch-sample
+	echo mod_detach >$D/run
+	echo 0 >$P/mod_ip
+fi
+rmmod $MOD

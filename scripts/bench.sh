@@ -19,6 +19,13 @@ if [ "${BENCH_DIRECT:-1}" != 0 ]; then
 		"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" bench "$OUT/bench-run" 3000 ||
 		die "the benchmark run failed (console: ${OUT#$TOP/}/bench-run/console.log)"
 	"$TOP/scripts/results.py" bench "$OUT/bench-run" "$OUT/bench.txt" "$ROUNDS"
+	# direct_functions with every function attached, once, after the rounds
+	{
+		echo "# direct_functions: dfn_lines functions attached in one batch; a read"
+		echo "#   of each file, and a 16-function batch attach + detach alone and"
+		echo "#   while a reader loops over direct_functions (ms, 10 ms steps)"
+		cat "$OUT/bench-run/bench-dfn.txt"
+	} >>"$OUT/bench.txt"
 else
 	: >"$OUT/bench.txt"
 fi
