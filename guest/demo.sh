@@ -44,7 +44,7 @@ cut -f2,3,4,6 /tmp/dfn.txt | sed "s/ \[$MOD\]//g" | ind
 awk -F': ' '{ v[$1] = $2 } END { printf "   %s functions; path: %s call, %s literal, %s list; metadata: %s\n",
 	v["functions"], v["path call"], v["path literal"], v["path list"], v["metadata"] }' /tmp/dfs.txt
 echo "== trace-cmd report: fdbt_target_04, traced and with a direct trampoline"
-trace-cmd report -i /tmp/demo.dat 2>/dev/null | grep -m 2 'fdbt_target_04 ' | ind
+trace-cmd report -i /tmp/demo.dat 2>/dev/null | grep -m 2 'fdbt_target_04 ' | tr -s ' ' | ind
 if [ -f /tmp/dfn.ok ]; then
 	echo "   the trampolines counted each of the 48 calls (16 functions x 3)"
 else
