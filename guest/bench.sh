@@ -26,9 +26,11 @@ done
 
 # direct_functions with every traceable function attached in one batch
 # (dfn_hold; the module's own functions are left to dfn_attach): how long
-# a read of each file takes, and a batch of 16 functions attached and
-# detached (direct_mutex, ftrace_lock) alone and while a reader loops over
-# direct_functions.  /proc/uptime counts in 10 ms.
+# a read of each file takes; then, alone and while a reader loops over
+# direct_functions, a read of one chunk of available_filter_functions
+# (ftrace_lock) and a batch of 16 functions attached and detached
+# (direct_mutex, ftrace_lock, RCU grace periods).  /proc/uptime counts in
+# 10 ms.
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 reads_ms() { # file
 	t0=$(now_ms)
@@ -36,14 +38,32 @@ reads_ms() { # file
 	while [ $i -lt 5 ]; do cat "$1" >/dev/null || exit 1; i=$((i + 1)); done
 	echo $((($(now_ms) - t0) / 5))
 }
+# mean and max of 10
 batch16_ms() {
-	t0=$(now_ms)
-	i=0
+	sum=0 max=0 i=0
 	while [ $i -lt 10 ]; do
+		t0=$(now_ms)
 		echo dfn_attach >$D/run && echo dfn_detach >$D/run || exit 1
+		t=$(($(now_ms) - t0))
+		sum=$((sum + t))
+		[ $t -gt $max ] && max=$t
 		i=$((i + 1))
 	done
-	echo $((($(now_ms) - t0) / 10))
+	echo "$((sum / 10)) $max"
+}
+# mean and max of 50 reads of the first chunk of available_filter_functions,
+# which holds ftrace_lock as each chunk of direct_functions does
+probe_ms() {
+	sum=0 max=0 i=0
+	while [ $i -lt 50 ]; do
+		t0=$(now_ms)
+		dd if=$T/available_filter_functions of=/dev/null bs=4096 count=1 2>/dev/null || exit 1
+		t=$(($(now_ms) - t0))
+		sum=$((sum + t))
+		[ $t -gt $max ] && max=$t
+		i=$((i + 1))
+	done
+	echo "$((sum / 50)) $max"
 }
 echo "== direct_functions with every function attached"
 echo clear >$D/ips
@@ -56,10 +76,20 @@ grep -v '\[ftrace_direct_batch_test\]' $T/available_filter_functions_addrs | cut
 	echo "dfn_lines $(grep -vc '^#' $T/direct_functions)"
 	echo "dfn_read_ms $(reads_ms $T/direct_functions)"
 	echo "dfn_stats_read_ms $(reads_ms $T/direct_functions_stats)"
-	echo "dfn_batch16_ms $(batch16_ms)"
+	set -- $(probe_ms)
+	echo "dfn_lock_probe_ms $1"
+	echo "dfn_lock_probe_max_ms $2"
+	set -- $(batch16_ms)
+	echo "dfn_batch16_ms $1"
+	echo "dfn_batch16_max_ms $2"
 	(while :; do cat $T/direct_functions >/dev/null; done) &
 	rp=$!
-	echo "dfn_batch16_reading_ms $(batch16_ms)"
+	set -- $(probe_ms)
+	echo "dfn_lock_probe_reading_ms $1"
+	echo "dfn_lock_probe_reading_max_ms $2"
+	set -- $(batch16_ms)
+	echo "dfn_batch16_reading_ms $1"
+	echo "dfn_batch16_reading_max_ms $2"
 	kill $rp
 	wait $rp 2>/dev/null
 	sleep 2

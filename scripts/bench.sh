@@ -22,8 +22,9 @@ if [ "${BENCH_DIRECT:-1}" != 0 ]; then
 	# direct_functions with every function attached, once, after the rounds
 	{
 		echo "# direct_functions: dfn_lines functions attached in one batch; a read"
-		echo "#   of each file, and a 16-function batch attach + detach alone and"
-		echo "#   while a reader loops over direct_functions (ms, 10 ms steps)"
+		echo "#   of each file; alone and while a reader loops over direct_functions,"
+		echo "#   one chunk of available_filter_functions (ftrace_lock; mean, max of"
+		echo "#   50) and a 16-function attach + detach (mean, max of 10); ms, 10 ms steps"
 		cat "$OUT/bench-run/bench-dfn.txt"
 	} >>"$OUT/bench.txt"
 else
