@@ -32,39 +32,26 @@ done
 # (direct_mutex, ftrace_lock, RCU grace periods).  /proc/uptime counts in
 # 10 ms.
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
-reads_ms() { # file
-	t0=$(now_ms)
-	i=0
-	while [ $i -lt 5 ]; do cat "$1" >/dev/null || exit 1; i=$((i + 1)); done
-	echo $((($(now_ms) - t0) / 5))
-}
-# mean and max of 10
-batch16_ms() {
+# mean and max (ms) of $1 runs of the command that follows
+mean_max_ms() {
+	n=$1
+	shift
 	sum=0 max=0 i=0
-	while [ $i -lt 10 ]; do
+	while [ $i -lt $n ]; do
 		t0=$(now_ms)
-		echo dfn_attach >$D/run && echo dfn_detach >$D/run || exit 1
+		"$@" || exit 1
 		t=$(($(now_ms) - t0))
 		sum=$((sum + t))
 		[ $t -gt $max ] && max=$t
 		i=$((i + 1))
 	done
-	echo "$((sum / 10)) $max"
+	echo "$((sum / n)) $max"
 }
-# mean and max of 50 reads of the first chunk of available_filter_functions,
-# which holds ftrace_lock as each chunk of direct_functions does
-probe_ms() {
-	sum=0 max=0 i=0
-	while [ $i -lt 50 ]; do
-		t0=$(now_ms)
-		dd if=$T/available_filter_functions of=/dev/null bs=4096 count=1 2>/dev/null || exit 1
-		t=$(($(now_ms) - t0))
-		sum=$((sum + t))
-		[ $t -gt $max ] && max=$t
-		i=$((i + 1))
-	done
-	echo "$((sum / 50)) $max"
-}
+# One chunk of available_filter_functions: ftrace_lock, as each chunk of
+# direct_functions takes it
+probe() { dd if=$T/available_filter_functions of=/dev/null bs=4096 count=1 2>/dev/null; }
+batch16() { echo dfn_attach >$D/run && echo dfn_detach >$D/run; }
+readf() { cat "$1" >/dev/null; }
 echo "== direct_functions with every function attached"
 echo clear >$D/ips
 grep -v '\[ftrace_direct_batch_test\]' $T/available_filter_functions_addrs | cut -d' ' -f1 |
@@ -74,20 +61,22 @@ grep -v '\[ftrace_direct_batch_test\]' $T/available_filter_functions_addrs | cut
 	echo dfn_hold >$D/run || exit 1
 	echo "dfn_hold_ms $(($(now_ms) - t0))"
 	echo "dfn_lines $(grep -vc '^#' $T/direct_functions)"
-	echo "dfn_read_ms $(reads_ms $T/direct_functions)"
-	echo "dfn_stats_read_ms $(reads_ms $T/direct_functions_stats)"
-	set -- $(probe_ms)
+	set -- $(mean_max_ms 5 readf $T/direct_functions)
+	echo "dfn_read_ms $1"
+	set -- $(mean_max_ms 5 readf $T/direct_functions_stats)
+	echo "dfn_stats_read_ms $1"
+	set -- $(mean_max_ms 50 probe)
 	echo "dfn_lock_probe_ms $1"
 	echo "dfn_lock_probe_max_ms $2"
-	set -- $(batch16_ms)
+	set -- $(mean_max_ms 10 batch16)
 	echo "dfn_batch16_ms $1"
 	echo "dfn_batch16_max_ms $2"
 	(while :; do cat $T/direct_functions >/dev/null; done) &
 	rp=$!
-	set -- $(probe_ms)
+	set -- $(mean_max_ms 50 probe)
 	echo "dfn_lock_probe_reading_ms $1"
 	echo "dfn_lock_probe_reading_max_ms $2"
-	set -- $(batch16_ms)
+	set -- $(mean_max_ms 10 batch16)
 	echo "dfn_batch16_reading_ms $1"
 	echo "dfn_batch16_reading_max_ms $2"
 	kill $rp
