@@ -52,6 +52,14 @@ mean_max_ms() {
 probe() { dd if=$T/available_filter_functions of=/dev/null bs=4096 count=1 2>/dev/null; }
 batch16() { echo dfn_attach >$D/run && echo dfn_detach >$D/run; }
 readf() { cat "$1" >/dev/null; }
+# "<key>_ms <mean>" and "<key>_max_ms <max>" of mean_max_ms $2...
+emit() {
+	k=$1
+	shift
+	set -- $(mean_max_ms "$@")
+	echo "${k}_ms $1"
+	echo "${k}_max_ms $2"
+}
 echo "== direct_functions with every function attached"
 echo clear >$D/ips
 grep -v '\[ftrace_direct_batch_test\]' $T/available_filter_functions_addrs | cut -d' ' -f1 |
@@ -61,24 +69,14 @@ grep -v '\[ftrace_direct_batch_test\]' $T/available_filter_functions_addrs | cut
 	echo dfn_hold >$D/run || exit 1
 	echo "dfn_hold_ms $(($(now_ms) - t0))"
 	echo "dfn_lines $(grep -vc '^#' $T/direct_functions)"
-	set -- $(mean_max_ms 5 readf $T/direct_functions)
-	echo "dfn_read_ms $1"
-	set -- $(mean_max_ms 5 readf $T/direct_functions_stats)
-	echo "dfn_stats_read_ms $1"
-	set -- $(mean_max_ms 50 probe)
-	echo "dfn_lock_probe_ms $1"
-	echo "dfn_lock_probe_max_ms $2"
-	set -- $(mean_max_ms 10 batch16)
-	echo "dfn_batch16_ms $1"
-	echo "dfn_batch16_max_ms $2"
+	emit dfn_read 5 readf $T/direct_functions
+	emit dfn_stats_read 5 readf $T/direct_functions_stats
+	emit dfn_lock_probe 50 probe
+	emit dfn_batch16 10 batch16
 	(while :; do cat $T/direct_functions >/dev/null; done) &
 	rp=$!
-	set -- $(mean_max_ms 50 probe)
-	echo "dfn_lock_probe_reading_ms $1"
-	echo "dfn_lock_probe_reading_max_ms $2"
-	set -- $(mean_max_ms 10 batch16)
-	echo "dfn_batch16_reading_ms $1"
-	echo "dfn_batch16_reading_max_ms $2"
+	emit dfn_lock_probe_reading 50 probe
+	emit dfn_batch16_reading 10 batch16
 	kill $rp
 	wait $rp 2>/dev/null
 	sleep 2
