@@ -2,7 +2,8 @@
 # make build-matrix: build (no boot) the series for other architectures and
 # configurations: arm64, riscv64, s390x and powerpc64le with Debian's cross
 # compilers, i386 with the host gcc, x86_64 without SMP and without
-# modules, and x86_64 without the function metadata.  Each is tinyconfig +
+# modules, x86_64 without the function metadata, and x86_64 without the
+# function padding (the metadata on its hash).  Each is tinyconfig +
 # configs/matrix/common.config (the ftrace
 # options) + smp.config (all but x86_64-up) + configs/matrix/TARGET.config,
 # and every option those fragments ask for must stick (direct calls where
@@ -18,7 +19,7 @@
 # Usage: build-matrix.sh [REV]   (default: HEAD of build/linux)
 set -eu
 . "$(dirname "$0")/lib.sh"
-ALL="arm64 riscv64 s390x powerpc64le i386 x86_64-up x86_64-nomd"
+ALL="arm64 riscv64 s390x powerpc64le i386 x86_64-up x86_64-nomd x86_64-nopad"
 TARGETS=${MATRIX_TARGETS:-$ALL}
 MDIR=${MATRIX_DIR:-$BUILD/matrix}
 W=$MDIR/linux
@@ -34,7 +35,7 @@ target() {
 	s390x) echo "s390 s390x-linux-gnu- arch/s390/boot/bzImage" ;;
 	powerpc64le) echo "powerpc powerpc64le-linux-gnu- vmlinux" ;;
 	i386) echo "i386 - arch/x86/boot/bzImage" ;;
-	x86_64-up | x86_64-nomd) echo "x86_64 - arch/x86/boot/bzImage" ;;
+	x86_64-up | x86_64-nomd | x86_64-nopad) echo "x86_64 - arch/x86/boot/bzImage" ;;
 	*) return 1 ;;
 	esac
 }

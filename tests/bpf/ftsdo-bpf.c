@@ -248,6 +248,32 @@ static int enabled_functions_scan(const char *const *names, int n,
 	return hits;
 }
 
+/*
+ * Lines of tracefs @file that have @name as one of their whitespace
+ * separated fields; -1 if the file cannot be read.
+ */
+static int tracefs_lines_naming(const char *file, const char *name)
+{
+	char line[1024], *tok, *save;
+	int hits = 0;
+	FILE *f;
+
+	f = tracefs_open(file);
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		for (tok = strtok_r(line, " \t\n", &save); tok;
+		     tok = strtok_r(NULL, " \t\n", &save)) {
+			if (!strcmp(tok, name)) {
+				hits++;
+				break;
+			}
+		}
+	}
+	fclose(f);
+	return hits;
+}
+
 /* ------------------------------------------------------------------ */
 /* sorted string sets (available_filter_functions, BTF names)           */
 
@@ -694,6 +720,125 @@ static int cmd_cycles(int argc, char **argv)
 	expect(c == n + 1, "%s: %d of %d cycles completed", what, c - 1, n);
 	fentry_fexit__destroy(s);
 	check_enabled_detached("cycles at the end");
+	return finish(what);
+}
+
+/* ------------------------------------------------------------------ */
+/* release-nomem                                                        */
+
+#define FAIL_NTH	"/proc/thread-self/fail-nth"
+
+/*
+ * fail-nth is opened once: an open() after the close would itself meet
+ * the count the close left, and fail or consume it.
+ */
+static int fail_nth_fd = -1;
+
+static int fail_nth_write(int n)
+{
+	char buf[16];
+	int len;
+
+	len = snprintf(buf, sizeof(buf), "%d", n);
+	return pwrite(fail_nth_fd, buf, len, 0) == len ? 0 : -errno;
+}
+
+/* What is left of the count written to fail-nth; 0 once a fault was injected */
+static int fail_nth_read(void)
+{
+	char buf[16] = "";
+	ssize_t len;
+
+	len = pread(fail_nth_fd, buf, sizeof(buf) - 1, 0);
+	return len > 0 ? atoi(buf) : -EIO;
+}
+
+/*
+ * The release of a trampoline's last link must not fail: close the link
+ * of fentry1 (bpf_fentry_test1) with the n-th fault injectable allocation
+ * of this thread failing, n = 1, 2, ... until a close injects nothing, and
+ * attach it again before each.  After each close: the link is gone, the
+ * function is in neither enabled_functions nor direct_functions, and the
+ * program sees no call.  The close itself cannot report an error: a failed
+ * detach would WARN, and the harness fails the run on any WARN.  The
+ * failslab and fail_page_alloc knobs are set by the caller
+ * (tests/guest/bpf-release-nomem.sh).
+ */
+static int cmd_release_nomem(int argc, char **argv)
+{
+	const char *what = "release-nomem", *fn = "bpf_fentry_test1";
+	struct bpf_link_info info;
+	__u32 len = sizeof(info);
+	struct fentry_fexit *s;
+	struct bpf_link *link;
+	int n, rc = EXIT_FAIL, left = 0, fd, fail_before, closes = 0, faulted = 0;
+	bool have_dfn;
+	char tag[64];
+
+	fail_nth_fd = open(FAIL_NTH, O_RDWR);
+	if (fail_nth_fd < 0)
+		return unsupported(what, "no %s (CONFIG_FAULT_INJECTION)", FAIL_NTH);
+	if (!find_tracefs())
+		return unsupported(what, "tracefs not available");
+	have_dfn = tracefs_lines_naming("direct_functions", fn) >= 0;
+
+	s = ff_load(what, &rc);
+	if (!s)
+		return rc;
+	print_pass = verbose;
+	for (n = 1; n < 10000 && !left; n++) {
+		fail_before = n_fail;
+		snprintf(tag, sizeof(tag), "%s: close %d", what, n);
+		link = bpf_program__attach(s->progs.fentry1);
+		if (!link) {
+			expect(false, "%s: attach fentry1: %s", tag, strerror(errno));
+			break;
+		}
+		ff_reset(s);
+		trigger(s, tag);
+		expect(s->bss->ent[0].hits == 1, "%s: attached, 1 hit (%llu)", tag,
+		       (unsigned long long)s->bss->ent[0].hits);
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &len)) {
+			expect(false, "%s: link info: %s", tag, strerror(errno));
+			bpf_link__destroy(link);
+			break;
+		}
+		if (fail_nth_write(n)) {
+			expect(false, "%s: write %s: %s", tag, FAIL_NTH, strerror(errno));
+			bpf_link__destroy(link);
+			break;
+		}
+		/* The close is the only system call until fail-nth is read */
+		bpf_link__destroy(link);
+		left = fail_nth_read();
+		fail_nth_write(0);
+		closes++;
+		faulted += !left;
+
+		fd = bpf_link_get_fd_by_id(info.id);
+		expect(fd < 0 && errno == ENOENT, "%s: link %u gone (fd %d, %s)",
+		       tag, info.id, fd, fd < 0 ? strerror(errno) : "open");
+		if (fd >= 0)
+			close(fd);
+		expect(tracefs_lines_naming("enabled_functions", fn) == 0,
+		       "%s: %s not in enabled_functions", tag, fn);
+		if (have_dfn)
+			expect(tracefs_lines_naming("direct_functions", fn) == 0,
+			       "%s: %s not in direct_functions", tag, fn);
+		ff_reset(s);
+		trigger(s, tag);
+		expect(!s->bss->ent[0].hits, "%s: no hit after the close (%llu)", tag,
+		       (unsigned long long)s->bss->ent[0].hits);
+		if (n_fail != fail_before)
+			break;
+	}
+	print_pass = true;
+	fentry_fexit__destroy(s);
+	close(fail_nth_fd);
+	expect(left > 0 && faulted,
+	       "%s: %d closes, %d with an allocation failure injected, the last without",
+	       what, closes, faulted);
 	return finish(what);
 }
 
@@ -1799,6 +1944,8 @@ static void usage(FILE *f)
 "                        return becomes %d, original back after detach\n"
 "  cycles [N] [-k K]     N attach/trigger/detach cycles (10) of the 16\n"
 "                        programs; enabled_functions clean at the end\n"
+"  release-nomem         close a trampoline's last link with the n-th\n"
+"                        allocation failing (fail-nth), n = 1, 2, ...\n"
 "  bench-attach N [--funcs-from FILE | --pattern PREFIX]\n"
 "                        N trivial fentry programs on N functions (0: all\n"
 "                        eligible); prints bpf_attach_ms, bpf_detach_ms,\n"
@@ -1858,6 +2005,8 @@ int main(int argc, char **argv)
 		return cmd_fmod_ret(argc, argv);
 	if (!strcmp(cmd, "cycles"))
 		return cmd_cycles(argc, argv);
+	if (!strcmp(cmd, "release-nomem"))
+		return cmd_release_nomem(argc, argv);
 	if (!strcmp(cmd, "bench-attach"))
 		return cmd_bench_attach(argc, argv);
 	if (!strcmp(cmd, "call-cost"))
