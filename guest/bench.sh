@@ -83,4 +83,25 @@ grep -v '\[ftrace_direct_batch_test\]' $T/available_filter_functions_addrs | cut
 	echo dfn_release >$D/run || exit 1
 } >/results/bench-dfn.txt || { echo "the direct_functions part failed"; exit 1; }
 cat /results/bench-dfn.txt
-rmmod ftrace_direct_batch_test
+
+# The same files with one register_ftrace_direct() ops per function
+# (dfn_hold_single, at most 20,000), as old API users and BPF without the
+# shared ops attach: a read must not grow with functions x ops.  Last, and
+# the ops stay: unregistering them takes one RCU tasks grace period each
+# (about 40 minutes under TCG); the guest powers off instead.
+# FTSDO_DFN_SINGLE=0 leaves it out.
+if [ "${FTSDO_DFN_SINGLE:-1}" != 0 ]; then
+	echo "== direct_functions with one old API ops per function"
+	{
+		t0=$(now_ms)
+		echo dfn_hold_single >$D/run || exit 1
+		echo "dfn_single_hold_ms $(($(now_ms) - t0))"
+		echo "dfn_single_lines $(grep -vc '^#' $T/direct_functions)"
+		echo "dfn_single_ops $(grep -c '^ops .* single ' $T/direct_functions_stats)"
+		emit dfn_single_read 3 readf $T/direct_functions
+		emit dfn_single_stats_read 3 readf $T/direct_functions_stats
+	} >/results/bench-dfn-single.txt || { echo "the old API part failed"; exit 1; }
+	cat /results/bench-dfn-single.txt
+else
+	rmmod ftrace_direct_batch_test
+fi

@@ -26,6 +26,11 @@ if [ "${BENCH_DIRECT:-1}" != 0 ]; then
 		echo "#   one chunk of available_filter_functions (ftrace_lock; mean, max of"
 		echo "#   50) and a 16-function attach + detach (mean, max of 10); ms, 10 ms steps"
 		cat "$OUT/bench-run/bench-dfn.txt"
+		if [ -f "$OUT/bench-run/bench-dfn-single.txt" ]; then
+			echo "# direct_functions with one register_ftrace_direct() ops per"
+			echo "#   function (dfn_single_ops of them): a read of each file (mean, max of 3)"
+			cat "$OUT/bench-run/bench-dfn-single.txt"
+		fi
 	} >>"$OUT/bench.txt"
 else
 	: >"$OUT/bench.txt"
@@ -117,6 +122,16 @@ if [ "$ARCH_NAME" = x86_64 ] && [ "${BENCH_MD:-1}" != 0 ] &&
 			echo "direct_shared_md_over_${m} $(awk -v a="$(md padding direct_shared_ns)" \
 				-v b="$(md $m direct_shared_ns)" -v u="$(md padding untraced_ns)" \
 				'BEGIN { printf "%.3f", (a - u) / (b - u) }')"
+		done
+		# ftrace_set_filter_ip() growing a registered ops's filter one
+		# function at a time (filter_ip_n calls), ns per call
+		echo "filter_ip_n $(md padding filter_ip_n)"
+		echo "filter_ip_ns $(md padding filter_ip_ns)"
+		echo "filter_ip_ns_hash $(md hash filter_ip_ns)"
+		echo "filter_ip_ns_nomd $(md off filter_ip_ns)"
+		for m in padding:"" hash:_hash; do
+			echo "filter_ip_over_nomd${m#*:} $(awk -v a="$(md ${m%%:*} filter_ip_ns)" \
+				-v b="$(md off filter_ip_ns)" 'BEGIN { printf "%.3f", a / b }')"
 		done
 		text() { size "$1/vmlinux" | awk 'NR == 2 { print $1 }'; }
 		echo "text_bytes_md $(text "${OBJ:-$BUILD/obj/$ARCH_NAME}")"
