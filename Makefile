@@ -9,14 +9,14 @@ S := scripts
 B := build
 OBJ := $(B)/obj/$(ARCH_NAME)
 
-.PHONY: all demo deps tree build rootfs check check-lockdep check-cfi baseline bench export verify \
+.PHONY: all demo deps tree build rootfs check check-lockdep check-cfi check-bpf baseline-bpf baseline bench export verify \
 	series-check build-matrix harness-selftest clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile; echo; \
-	echo "other targets: deps tree build rootfs baseline bench check-lockdep check-cfi export verify series-check build-matrix harness-selftest clean"
+	echo "other targets: deps tree build rootfs baseline bench check-lockdep check-cfi check-bpf baseline-bpf export verify series-check build-matrix harness-selftest clean"
 
 deps:
 	@$(S)/deps.sh
@@ -59,6 +59,14 @@ verify: deps
 # cfi=fineibt, running the direct-call tests.
 check-cfi: tree
 	@$(S)/check-cfi.sh $(ARCH_NAME)
+
+# The kernel's BPF selftests (test_progs' trampoline tests, x86_64) on the
+# series, against the base's results that baseline-bpf records.
+check-bpf: tree
+	@$(S)/check-bpf.sh series
+
+baseline-bpf: tree
+	@$(S)/check-bpf.sh base
 
 # Every prefix of the series builds; checkpatch --strict on every patch.
 series-check: tree

@@ -64,6 +64,30 @@ def ftracetest(outdir):
     return res
 
 
+def test_progs(outdir):
+    """The BPF selftests' test_progs (make check-bpf): without -v it prints
+    "#N test:RESULT" for each test and "#N/M test/subtest:RESULT" for each
+    subtest; the error logs that follow a failure repeat them and are not
+    read.  A test name is bpf/TEST[/SUBTEST]; a subtest name seen again in
+    the same test gets "#K" (its K-th run).  Results: OK, "OK (SKIP: k/m)",
+    SKIP, FAIL."""
+    res = {}
+    for line in read_lines(outdir, "test_progs.txt"):
+        if line.startswith("All error logs:"):
+            break
+        m = re.match(r"#\d+(?:/\d+)?\s+(.+?):(OK|FAIL|SKIP|OK \(SKIP: \d+/\d+\))\s*$", line)
+        if not m:
+            continue
+        name = "bpf/" + m.group(1)
+        k = 1
+        while (name if k == 1 else "%s#%d" % (name, k)) in res:
+            k += 1
+        if k > 1:
+            name = "%s#%d" % (name, k)
+        res[name] = {"FAIL": "FAIL", "SKIP": "UNSUPPORTED"}.get(m.group(2), "PASS")
+    return res
+
+
 def skipped(arch):
     """Tests the harness does not run (tests/skip/ARCH.txt), with why."""
     res = {}
@@ -116,6 +140,7 @@ def collect_one(outdir):
         with open(path) as fh:
             variant = fh.read().strip()
         res = {"%s [%s]" % (k, variant): v for k, v in res.items()}
+    res.update(test_progs(outdir))
     res.update(exitcodes(os.path.join(outdir, "livepatch.txt")))
     res.update(exitcodes(os.path.join(outdir, "project.txt")))
     res.update(exitcodes(os.path.join(outdir, "harness.txt")))
@@ -150,6 +175,19 @@ def failure_log(outdirs, name, keep=30):
                     if os.path.isdir(d):
                         paths = [os.path.join(d, f) for f in sorted(os.listdir(d))
                                  if f.startswith(pat)]
+        if group == "bpf":
+            # test_progs repeats a failed test's log after "All error logs:"
+            top = test.split("/")[0]
+            block, inside, seen = [], False, False
+            for line in read_lines(outdir, "test_progs.txt"):
+                seen = seen or line.startswith("All error logs:")
+                m = re.match(r"#\d+(?:/\d+)?\s+([^/:]+)", line) if seen else None
+                if m:
+                    inside = m.group(1) == top
+                if seen and inside:
+                    block.append(line)
+            if block:
+                return ["#   " + line for line in block[-keep:]]
         for path in paths:
             if os.path.exists(path):
                 with open(path, errors="replace") as fh:

@@ -1,0 +1,104 @@
+#!/bin/bash
+# make check-bpf: the kernel's own BPF selftests (test_progs) on the series,
+# judged against the unpatched base.  make baseline-bpf records the base.
+#
+# The kernel: the x86_64 test config plus tools/testing/selftests/bpf/config
+# and config.x86_64 of the tree being tested, less the options
+# configs/bpf-selftests-drop.txt lists with the reason, built into its own
+# object directory (build/obj/x86_64-bpf, build/base/obj/x86_64-bpf).
+# test_progs, bpf_testmod.ko and the BPF objects: built by the selftests'
+# own Makefile from a copy of that tree's tools/ (the module build writes
+# into its source directory), BPF programs with Debian's clang-16; the
+# cpuv4 flavour needs clang 17 and is not built.  They go into the guest
+# as a second initramfs archive, /bpf.  The guest runs the tests of
+# tests/bpf-selftests/select.txt; every subtest is a result
+# (bpf/TEST/SUBTEST), compared with tests/baseline/x86_64-bpf.txt as
+# make check compares its tests; TAP in build/results/x86_64-bpf/check.tap.
+#
+# Usage: check-bpf.sh [series|base]   (base: record the base's results)
+set -eu
+. "$(dirname "$0")/lib.sh"
+SIDE=${1:-series}
+ARCH_NAME=x86_64
+case $SIDE in
+series) SRC=$LINUX OBJ=$BUILD/obj/$ARCH_NAME-bpf OUT=$BUILD/results/$ARCH_NAME-bpf ;;
+base)
+	base_worktree
+	SRC=$BASE_SRC OBJ=$BUILD/base/obj/$ARCH_NAME-bpf OUT=$BUILD/results/$ARCH_NAME-bpf-base
+	export BASE_BUILD=1
+	;;
+*) die "usage: check-bpf.sh [series|base]" ;;
+esac
+BASELINE=$TOP/tests/baseline/$ARCH_NAME-bpf.txt
+DROP=$TOP/configs/bpf-selftests-drop.txt
+SEL=$TOP/tests/bpf-selftests/select.txt
+LLVM_SUFFIX=-16
+command -v "clang$LLVM_SUFFIX" >/dev/null || die "clang$LLVM_SUFFIX missing: run scripts/deps.sh"
+start=$(date +%s)
+
+# The selftests' config fragments, less the dropped options; rewritten only
+# when it changes, so that config.sh keeps an up-to-date .config.
+S=$SRC/tools/testing/selftests/bpf
+mkdir -p "$OBJ"
+frag=$OBJ/bpf-selftests.config
+drop_re=$(sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\) |.*/\1/p' "$DROP" | paste -sd'|')
+cat "$S/config" "$S/config.$ARCH_NAME" |
+	grep -vE "^(# )?($drop_re)[= ]" >"$frag.new" || true
+if cmp -s "$frag.new" "$frag"; then rm "$frag.new"; else mv "$frag.new" "$frag"; fi
+
+EXTRA_CONFIG=$frag "$TOP/scripts/build.sh" "$ARCH_NAME" "$SRC" "$OBJ"
+"$TOP/scripts/rootfs.sh" "$ARCH_NAME" "$SRC" "$OBJ"
+
+# A copy of the tree's tools/ (the selftests' paths into the rest of the
+# tree resolve through symlinks); a new copy when the tree changed.
+STAGE=$OBJ/bpf-src
+mkdir -p "$STAGE"
+rsync -a --delete "$SRC/tools/" "$STAGE/tools/"
+for e in "$SRC"/*; do
+	[ "$(basename "$e")" = tools ] || ln -sfn "$e" "$STAGE/$(basename "$e")"
+done
+SO=$OBJ/selftests-bpf
+mkdir -p "$SO"
+log "test_progs: building from ${SRC#$TOP/} into ${SO#$TOP/} (clang$LLVM_SUFFIX)"
+t0=$(date +%s)
+# CLANG_CPUV4= and BPF_GCC=: no cpuv4 (clang 17) or bpf-gcc flavour.
+if ! make -C "$STAGE/tools/testing/selftests/bpf" -j"$JOBS" \
+	O="$OBJ" OUTPUT="$SO" VMLINUX_BTF="$OBJ/vmlinux" KDIR="$SRC" \
+	CLANG="clang$LLVM_SUFFIX" LLC="llc$LLVM_SUFFIX" LLVM_STRIP="llvm-strip$LLVM_SUFFIX" \
+	LLVM_CONFIG="llvm-config$LLVM_SUFFIX" CLANG_CPUV4= BPF_GCC= \
+	test_progs >"$SO/build.log" 2>&1; then
+	tail -n 30 "$SO/build.log" >&2
+	die "building test_progs failed (log: ${SO#$TOP/}/build.log)"
+fi
+log "test_progs built in $(( $(date +%s) - t0 ))s"
+
+# /bpf in the guest: test_progs runs from there, finding its objects and
+# modules in its working directory.  A second archive after the rootfs.
+BR=$OBJ/bpf-root
+rm -rf "$BR"
+mkdir -p "$BR/bpf"
+(cd "$SO" && cp -a test_progs ./*.bpf.o ./*.ko urandom_read liburandom_read.so \
+	uprobe_multi sign-file xdp_synproxy ima_setup.sh verify_sig_setup.sh \
+	btf_dump_test_case_*.c "$BR/bpf/")
+cp "$SO/tools/sbin/bpftool" "$BR/bpf/bpftool" 2>/dev/null ||
+	cp "$SO/tools/build/bpftool/bootstrap/bpftool" "$BR/bpf/bpftool"
+strip --strip-debug "$BR/bpf/test_progs"
+install -m 644 "$SEL" "$BR/bpf/select.txt"
+for b in test_progs sign-file; do
+	for lib in $(ldd "$BR/bpf/$b" | grep -o '/[^ ]*'); do
+		[ -e "$BR$lib" ] || install -D -m 755 "$lib" "$BR$lib"
+	done
+done
+(cd "$BR" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 >>"$OBJ/rootfs.cpio.gz"
+log "rootfs: /bpf added ($(du -sh "$BR" | cut -f1))"
+
+rc=0
+OBJ=$OBJ "$TOP/scripts/qemu-run.sh" "$ARCH_NAME" bpf "$OUT" 5400 || rc=$?
+if [ "$SIDE" = base ]; then
+	[ $rc = 0 ] || echo "warning: the base run was not clean; recording what it gave" >&2
+	"$TOP/scripts/results.py" record "$OUT" "$BASELINE" || rc=1
+else
+	"$TOP/scripts/results.py" check "$OUT" "$BASELINE" "$OUT/check.tap" || rc=1
+fi
+log "check-bpf ($SIDE) took $(( $(date +%s) - start ))s"
+exit $rc
