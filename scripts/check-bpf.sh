@@ -77,11 +77,12 @@ log "test_progs built in $(( $(date +%s) - t0 ))s"
 BR=$OBJ/bpf-root
 rm -rf "$BR"
 mkdir -p "$BR/bpf"
+# test_progs' extra files (TRUNNER_EXTRA_FILES in the selftests' Makefile)
+ST=$STAGE/tools/testing/selftests/bpf
 (cd "$SO" && cp -a test_progs ./*.bpf.o ./*.ko urandom_read liburandom_read.so \
-	uprobe_multi sign-file xdp_synproxy ima_setup.sh verify_sig_setup.sh \
-	btf_dump_test_case_*.c "$BR/bpf/")
-cp "$SO/tools/sbin/bpftool" "$BR/bpf/bpftool" 2>/dev/null ||
-	cp "$SO/tools/build/bpftool/bootstrap/bpftool" "$BR/bpf/bpftool"
+	uprobe_multi sign-file xdp_synproxy "$BR/bpf/")
+cp -a "$ST/ima_setup.sh" "$ST/verify_sig_setup.sh" "$ST"/progs/btf_dump_test_case_*.c "$BR/bpf/"
+cp -L "$SO/bpftool" "$BR/bpf/bpftool"	# a symlink into tools/build/bpftool
 strip --strip-debug "$BR/bpf/test_progs"
 install -m 644 "$SEL" "$BR/bpf/select.txt"
 for b in test_progs sign-file; do
