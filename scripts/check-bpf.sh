@@ -50,10 +50,14 @@ EXTRA_CONFIG=$frag "$TOP/scripts/build.sh" "$ARCH_NAME" "$SRC" "$OBJ"
 "$TOP/scripts/rootfs.sh" "$ARCH_NAME" "$SRC" "$OBJ"
 
 # A copy of the tree's tools/ (the selftests' paths into the rest of the
-# tree resolve through symlinks); a new copy when the tree changed.
+# tree resolve through symlinks), brought up to date with the tree.  The
+# test modules build in their source directories: their objects are kept,
+# so that make rebuilds them only when their sources change.
 STAGE=$OBJ/bpf-src
 mkdir -p "$STAGE"
-rsync -a --delete "$SRC/tools/" "$STAGE/tools/"
+rsync -a --delete --filter='P /testing/selftests/bpf/bpf_test*/**' \
+	--filter='P /testing/selftests/bpf/prog_tests/tests.h' \
+	"$SRC/tools/" "$STAGE/tools/"
 for e in "$SRC"/*; do
 	[ "$(basename "$e")" = tools ] || ln -sfn "$e" "$STAGE/$(basename "$e")"
 done
@@ -86,15 +90,14 @@ cp -L "$SO/bpftool" "$BR/bpf/bpftool"	# a symlink into tools/build/bpftool
 strip --strip-debug "$BR/bpf/test_progs"
 install -m 644 "$SEL" "$BR/bpf/select.txt"
 for b in test_progs sign-file; do
-	for lib in $(ldd "$BR/bpf/$b" | grep -o '/[^ ]*'); do
-		[ -e "$BR$lib" ] || install -D -m 755 "$lib" "$BR$lib"
-	done
+	install_libs "$BR" "$BR/bpf/$b"
 done
 (cd "$BR" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 >>"$OBJ/rootfs.cpio.gz"
 log "rootfs: /bpf added ($(du -sh "$BR" | cut -f1))"
 
 rc=0
-OBJ=$OBJ "$TOP/scripts/qemu-run.sh" "$ARCH_NAME" bpf "$OUT" 5400 || rc=$?
+# 4G: headroom for test_progs and its maps; make check boots with 2G.
+QEMU_MEM=4G OBJ=$OBJ "$TOP/scripts/qemu-run.sh" "$ARCH_NAME" bpf "$OUT" 5400 || rc=$?
 if [ "$SIDE" = base ]; then
 	[ $rc = 0 ] || echo "warning: the base run was not clean; recording what it gave" >&2
 	"$TOP/scripts/results.py" record "$OUT" "$BASELINE" || rc=1

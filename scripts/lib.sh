@@ -59,6 +59,14 @@ build_variant() {
 }
 log() { echo "== $*"; }
 
+# install_libs ROOT BINARY: the shared libraries BINARY loads (ldd), under ROOT.
+install_libs() {
+	local lib
+	for lib in $(ldd "$2" | grep -o '/[^ ]*'); do
+		[ -e "$1$lib" ] || install -D -m 755 "$lib" "$1$lib"
+	done
+}
+
 # The kernel version of a source tree, e.g. 6.12.117.
 kversion() {
 	make -s -C "$1" kernelversion 2>/dev/null

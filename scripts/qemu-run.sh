@@ -39,6 +39,7 @@ arm64)
 	;;
 *) die "unknown arch $ARCH_NAME" ;;
 esac
+# QEMU_MEM: guest memory (default 2G).
 # QEMU_ICOUNT="shift=0,sleep=off" runs the guest with -icount: guest time
 # follows the instructions executed (1 ns each with shift=0), so per-call
 # timings are deterministic path lengths; they model no caches.  TCG only.
@@ -50,7 +51,7 @@ log "boot $ARCH_NAME ($ACCEL), run '$RUN', timeout ${TMO}s"
 start=$(date +%s)
 set +e
 # shellcheck disable=SC2086
-timeout --foreground -k 10 "$TMO" $QEMU $MACHINE $ACCEL -smp 2 -m 2G \
+timeout --foreground -k 10 "$TMO" $QEMU $MACHINE $ACCEL -smp 2 -m "${QEMU_MEM:-2G}" \
 	-kernel "$KERNEL" -initrd "$OBJ/rootfs.cpio.gz" -append "$APPEND" \
 	-drive file="$DISK",if=virtio,format=raw \
 	-display none -serial stdio -monitor none -no-reboot -nodefaults \

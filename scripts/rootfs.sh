@@ -25,12 +25,10 @@ kmake() {
 
 # Copy a dynamically linked host binary and the libraries it needs.
 copy_host_bin() {
-	local bin lib
+	local bin
 	bin=$(command -v "$1") || die "host binary $1 not found"
 	install -D -m 755 "$bin" "$ROOT/usr/bin/$(basename "$1")"
-	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
-		[ -e "$ROOT$lib" ] || install -D -m 755 "$lib" "$ROOT$lib"
-	done
+	install_libs "$ROOT" "$bin"
 }
 
 rm -rf "$ROOT"
