@@ -9,7 +9,8 @@
 # test_progs, bpf_testmod.ko and the BPF objects: built by the selftests'
 # own Makefile from a copy of that tree's tools/ (the module build writes
 # into its source directory), BPF programs with Debian's clang-16; the
-# cpuv4 flavour needs clang 17 and is not built.  They go into the guest
+# cpuv4 flavour needs clang 17 and is not built, and the files
+# tests/bpf-selftests/exclude.txt lists are left out.  They go into the guest
 # as a second initramfs archive, /bpf.  The guest runs the tests of
 # tests/bpf-selftests/select.txt; every subtest is a result
 # (bpf/TEST/SUBTEST), compared with tests/baseline/x86_64-bpf.txt as
@@ -32,6 +33,7 @@ esac
 BASELINE=$TOP/tests/baseline/$ARCH_NAME-bpf.txt
 DROP=$TOP/configs/bpf-selftests-drop.txt
 SEL=$TOP/tests/bpf-selftests/select.txt
+EXCL=$TOP/tests/bpf-selftests/exclude.txt
 LLVM_SUFFIX=-16
 command -v "clang$LLVM_SUFFIX" >/dev/null || die "clang$LLVM_SUFFIX missing: run scripts/deps.sh"
 start=$(date +%s)
@@ -53,11 +55,22 @@ EXTRA_CONFIG=$frag "$TOP/scripts/build.sh" "$ARCH_NAME" "$SRC" "$OBJ"
 # tree resolve through symlinks), brought up to date with the tree.  The
 # test modules build in their source directories: their objects are kept,
 # so that make rebuilds them only when their sources change.
+# The files of $EXCL are left out; prog_tests/tests.h, the list of tests,
+# is made again when that list changes (make only sees new test files).
 STAGE=$OBJ/bpf-src
 mkdir -p "$STAGE"
-rsync -a --delete --filter='P /testing/selftests/bpf/bpf_test*/**' \
+set --
+while read -r f; do
+	set -- "$@" --exclude="/testing/selftests/bpf/$f"
+done < <(sed -n 's/^\([^#][^ ]*\) |.*/\1/p' "$EXCL")
+rsync -a --delete --delete-excluded "$@" \
+	--filter='P /testing/selftests/bpf/bpf_test*/**' \
 	--filter='P /testing/selftests/bpf/prog_tests/tests.h' \
 	"$SRC/tools/" "$STAGE/tools/"
+if ! printf '%s\n' "$@" | cmp -s - "$STAGE/excluded"; then
+	rm -f "$STAGE/tools/testing/selftests/bpf/prog_tests/tests.h"
+	printf '%s\n' "$@" >"$STAGE/excluded"
+fi
 for e in "$SRC"/*; do
 	[ "$(basename "$e")" = tools ] || ln -sfn "$e" "$STAGE/$(basename "$e")"
 done
@@ -66,10 +79,20 @@ mkdir -p "$SO"
 log "test_progs: building from ${SRC#$TOP/} into ${SO#$TOP/} (clang$LLVM_SUFFIX)"
 t0=$(date +%s)
 # CLANG_CPUV4= and BPF_GCC=: no cpuv4 (clang 17) or bpf-gcc flavour.
+# feature-llvm=0: no LLVM disassembler in test_progs (it checks the JIT-ed
+# code of some verifier tests, none of the selection); the feature probe
+# finds whichever llvm-config has headers (llvm-14-dev, if installed)
+# while the build asks LLVM_CONFIG, whose llvm-16-dev is not installed.
+# vpath: a test object compiles in OUTPUT with -I., so its dependency file
+# names the skeletons it includes relative to OUTPUT, which the next make
+# (run in the source directory) does not find ("No rule to make target
+# 'atomics.lskel.h'"): vpath finds them in OUTPUT.
 if ! make -C "$STAGE/tools/testing/selftests/bpf" -j"$JOBS" \
+	--eval="vpath %.skel.h $SO" --eval="vpath %.lskel.h $SO" \
+	--eval="vpath %.subskel.h $SO" \
 	O="$OBJ" OUTPUT="$SO" VMLINUX_BTF="$OBJ/vmlinux" KDIR="$SRC" \
 	CLANG="clang$LLVM_SUFFIX" LLC="llc$LLVM_SUFFIX" LLVM_STRIP="llvm-strip$LLVM_SUFFIX" \
-	LLVM_CONFIG="llvm-config$LLVM_SUFFIX" CLANG_CPUV4= BPF_GCC= \
+	LLVM_CONFIG="llvm-config$LLVM_SUFFIX" CLANG_CPUV4= BPF_GCC= feature-llvm=0 \
 	test_progs >"$SO/build.log" 2>&1; then
 	tail -n 30 "$SO/build.log" >&2
 	die "building test_progs failed (log: ${SO#$TOP/}/build.log)"
