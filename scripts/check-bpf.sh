@@ -115,6 +115,19 @@ install -m 644 "$SEL" "$BR/bpf/select.txt"
 for b in test_progs sign-file; do
 	install_libs "$BR" "$BR/bpf/$b"
 done
+# glibc loads libgcc_s when a thread exits (pthread_exit unwinds), which
+# ldd does not show: without it test_progs aborts after test_overhead.
+gcc_s=$(ldconfig -p | sed -n 's/.*libgcc_s\.so\.1 (libc6,x86-64) => //p' | head -n 1)
+[ -n "$gcc_s" ] || die "libgcc_s.so.1 not found"
+install -D -m 755 "$gcc_s" "$BR$gcc_s"
+# Programs tests run by path: /bin/bash (test_bprm_opts; Debian's bash is
+# in /usr/bin, the rootfs has no /bin/bash), and GNU rm as /bin/rm
+# (test_local_storage runs a copy of /bin/rm, which busybox's multi-call
+# binary does not survive: it looks for an applet named copy_of_rm).
+mkdir -p "$BR/bin"
+ln -s /usr/bin/bash "$BR/bin/bash"
+install -m 755 "$(command -v rm)" "$BR/bin/rm"
+install_libs "$BR" "$BR/bin/rm"
 (cd "$BR" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 >>"$OBJ/rootfs.cpio.gz"
 log "rootfs: /bpf added ($(du -sh "$BR" | cut -f1))"
 

@@ -347,7 +347,8 @@ def main():
         return 1
     if mode == "record":
         with open(basefile, "w") as fh:
-            fh.write("# Results of the unpatched base; written by `make baseline`.\n")
+            target = "baseline-bpf" if basefile.endswith("-bpf.txt") else "baseline"
+            fh.write("# Results of the unpatched base; written by `make %s`.\n" % target)
             for name in sorted(res):
                 if name.startswith(("project/", "harness/")):
                     continue
