@@ -18,9 +18,6 @@ JOBS=${JOBS:-$(nproc)}
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 export CCACHE_BASEDIR=$TOP
 export CCACHE_NOHASHDIR=1
-# Room for every kernel the harness builds: with make check-bpf's two
-# kernels ccache's default of 5 GB would evict make check's objects.
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
 
 # FTSDO_LLVM=-16 builds the kernel with Debian's clang-16 and LLVM tools
 # (make check-cfi); unset, with gcc.  KCC is the compiler, LLVM_VARS goes
