@@ -5,7 +5,7 @@
 # detach loops are timed, not the program loads), for every N of
 # FTSDO_BPF_BENCH_N (kernel command line), then the added cost of an
 # fentry program per call of one function.  FTSDO_BPF_BENCH_N is a comma
-# separated list (default 100,1000).  "name value" lines go to
+# separated list (default 100,1000).  Then bpftrace (below).  "name value" lines go to
 # /results/bench-bpf.txt, the attach/detach ones with an _n<N> suffix.
 R=/results/bench-bpf.txt
 : >$R
@@ -24,4 +24,23 @@ rc=$?
 cat /tmp/call-cost.txt
 [ $rc = 0 ] || { echo "call-cost failed ($rc)"; exit 1; }
 grep -E '^bpf_fentry_call_(base_|with_)?ns ' /tmp/call-cost.txt >>$R
+# Debian's bpftrace (where the guest has it, INITRD_TOOLS=1): wall time of a
+# run that attaches an empty kfunc program to every ksys_* function, and
+# to every __x64_sys_* function, and exits after "true" ran; the number of
+# probes it attached.  All of it counts: BTF parsing, code generation,
+# loading, attaching and detaching, as a user waits for it.
+if command -v bpftrace >/dev/null; then
+	ulimit -n 4096	# over 1024 files for the 428 __x64_sys_* probes
+	for b in ksys:ksys_ sys:__x64_sys_; do
+		echo "== bpftrace kfunc:vmlinux:${b#*:}*"
+		t0=$(date +%s%N)
+		bpftrace -e "kfunc:vmlinux:${b#*:}* { }" -c /bin/true >/tmp/bt.out 2>&1
+		rc=$?
+		t1=$(date +%s%N)
+		cat /tmp/bt.out
+		[ $rc = 0 ] || { echo "bpftrace failed ($rc)"; exit 1; }
+		echo "bpftrace_${b%%:*}_ms $(( (t1 - t0) / 1000000 ))" >>$R
+		echo "bpftrace_${b%%:*}_probes $(sed -n 's/^Attaching \([0-9]*\) probes*\.*$/\1/p' /tmp/bt.out)" >>$R
+	done
+fi
 sed 's/^/bench-bpf /' $R

@@ -1,13 +1,14 @@
 #!/bin/sh
 # The in-guest part of `make check`: the kernel's ftrace selftests, the
-# livepatch selftests and the project's own guest tests.  Raw results go to
+# livepatch selftests, the project's own guest tests and the tools tests
+# (Debian's bpftrace and bpftool, where the guest has them).  Raw results go to
 # /results; the host turns them into TAP and compares them with the base.
 #
 # Kernel command line knobs (for the harness self-test and for iterating):
 #   ftsdo.ftrace=dir/a.tc,dir/b.tc   run only these ftracetest tests
 #   ftsdo.only=ftrace                skip the livepatch and project tests
 #   ftsdo.shard=K/N                  run the ftracetest cases i with i % N == K - 1
-#   ftsdo.parts=ftrace,livepatch,project   what to run (default: all)
+#   ftsdo.parts=ftrace,livepatch,project,tools   what to run (default: all)
 R=/results
 arg() { sed -n "s/.*ftsdo\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 sel=$(arg ftrace | tr ',' ' ')
@@ -15,7 +16,7 @@ only=$(arg only)
 shard=$(arg shard)
 parts=$(arg parts)
 [ "$only" = ftrace ] && parts=ftrace
-[ -n "$parts" ] || parts=ftrace,livepatch,project
+[ -n "$parts" ] || parts=ftrace,livepatch,project,tools
 part() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
 
 part ftrace && {
@@ -71,4 +72,5 @@ cat $R/livepatch.txt
 }
 
 part project && sh /guest/project-tests.sh
+part tools && sh /guest/project-tests.sh tools
 exit 0

@@ -1,13 +1,17 @@
 #!/bin/sh
-# Run the project's own guest tests: /guest/tests/*.sh.  Each one exits 0
-# (pass), 4 (skip, as in kselftest) or anything else (fail).
+# Run the project's own guest tests, /guest/tests/*.sh, or with "tools" the
+# tools tests, /guest/tools/*.sh (Debian's bpftrace and bpftool).  Each one
+# exits 0 (pass), 4 (skip, as in kselftest) or anything else (fail).
+# Results: /results/GROUP.txt ("RC GROUP/NAME"), logs GROUP-NAME.log.
 R=/results
-echo "== project tests"
-: >$R/project.txt
-for t in /guest/tests/*.sh; do
+group=project dir=/guest/tests
+[ "${1:-}" = tools ] && group=tools dir=/guest/tools
+echo "== $group tests"
+: >"$R/$group.txt"
+for t in "$dir"/*.sh; do
 	[ -f "$t" ] || continue
 	n=$(basename "$t")
-	timeout 600 sh "$t" >"$R/project-$n.log" 2>&1
-	echo "$? project/$n" >>$R/project.txt
+	timeout 600 sh "$t" >"$R/$group-$n.log" 2>&1
+	echo "$? $group/$n" >>"$R/$group.txt"
 done
-cat $R/project.txt
+cat "$R/$group.txt"

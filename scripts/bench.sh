@@ -55,7 +55,7 @@ if [ "$ARCH_NAME" = x86_64 ] && [ "${BENCH_BPF:-1}" != 0 ]; then
 	for side in base series; do
 		o=$POBJ
 		[ $side = base ] && o=$BOBJ
-		OBJ=$o EXTRA_APPEND="FTSDO_BPF_BENCH_N=$BPF_N ${EXTRA_APPEND:-}" \
+		INITRD_TOOLS=1 OBJ=$o EXTRA_APPEND="FTSDO_BPF_BENCH_N=$BPF_N ${EXTRA_APPEND:-}" \
 			"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" bench-bpf "$OUT/bench-bpf-$side" 3000 &
 		pids+=($!)
 	done

@@ -8,7 +8,7 @@ set -eu
 
 PKGS="linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev cpio
 dwarves qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu busybox-static
-trace-cmd ccache xz-utils kmod rsync python3 python3-ply python3-git git bash
+trace-cmd bpftrace ccache xz-utils kmod rsync python3 python3-ply python3-git git bash
 devscripts dash util-linux clang llvm bpftool libbpf-dev zlib1g-dev
 gcc-riscv64-linux-gnu gcc-s390x-linux-gnu gcc-powerpc64le-linux-gnu sparse
 clang-16 lld-16 llvm-16"
@@ -33,14 +33,17 @@ fi
 # them next to the host's amd64 ones would upgrade host packages (the
 # multiarch copies must have the same version).
 # Usage: unpack_arm64 DIR PACKAGE...
-unpack_arm64() {
-	local dir=$1 dl
-	shift
-	echo "deps: fetching $* (arm64) into ${dir#$TOP/}"
+add_arm64() {
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 		$SUDO dpkg --add-architecture arm64
 		$SUDO apt-get update -qq
 	fi
+}
+unpack_arm64() {
+	local dir=$1 dl
+	shift
+	echo "deps: fetching $* (arm64) into ${dir#$TOP/}"
+	add_arm64
 	dl=$(mktemp -d)
 	chmod 777 "$dl"	# apt-get download drops to the _apt user
 	(cd "$dl" && apt-get download -qq "${@/%/:arm64}" 2>/dev/null) ||
@@ -64,3 +67,13 @@ SR=$BUILD/arm64-sysroot
 [ -f "$SR/usr/lib/aarch64-linux-gnu/libbpf.a" ] ||
 	unpack_arm64 "$SR" libc6-dev linux-libc-dev libbpf-dev libelf-dev zlib1g-dev
 [ -f "$SR/usr/lib/aarch64-linux-gnu/libbpf.a" ] || die "no libbpf.a in $SR"
+# Debian's bpftrace and bpftool for the arm64 guest (rootfs.sh's
+# tools.cpio.gz), with every package they depend on.
+if [ ! -x "$BUILD/arm64-tools/usr/bin/bpftrace" ]; then
+	add_arm64
+	# shellcheck disable=SC2046
+	unpack_arm64 "$BUILD/arm64-tools" $(apt-cache depends --recurse --no-recommends \
+		--no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances \
+		bpftrace:arm64 bpftool:arm64 | sed -n 's/^\([a-z0-9][^ ]*\):arm64$/\1/p' | sort -u)
+fi
+[ -x "$BUILD/arm64-tools/usr/bin/bpftrace" ] || die "no usr/bin/bpftrace in bpftrace:arm64"

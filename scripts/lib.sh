@@ -59,11 +59,31 @@ build_variant() {
 }
 log() { echo "== $*"; }
 
-# install_libs ROOT BINARY: the shared libraries BINARY loads (ldd), under ROOT.
+# install_libs ROOT BINARY [HAVE]: the shared libraries BINARY loads (ldd),
+# under ROOT; with HAVE, not those already under HAVE (an archive that goes
+# before ROOT's in the initramfs).
 install_libs() {
 	local lib
 	for lib in $(ldd "$2" | grep -o '/[^ ]*'); do
-		[ -e "$1$lib" ] || install -D -m 755 "$lib" "$1$lib"
+		[ -e "$1$lib" ] || [ -e "${3:-$1}$lib" ] || install -D -m 755 "$lib" "$1$lib"
+	done
+}
+
+# install_sysroot_libs ROOT SYSROOT BINARY [HAVE]: the same for a binary of
+# another architecture unpacked into SYSROOT (Debian arm64 packages): the
+# libraries it needs (DT_NEEDED, recursively) from SYSROOT's library
+# directories, under ROOT; with HAVE, not those already under HAVE.
+install_sysroot_libs() {
+	local lib d
+	for lib in $(readelf -d "$3" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+		for d in lib/aarch64-linux-gnu usr/lib/aarch64-linux-gnu; do
+			[ -e "$2/$d/$lib" ] || continue
+			if [ ! -e "$1/$d/$lib" ] && [ ! -e "${4:-$1}/$d/$lib" ]; then
+				install -D -m 755 "$(readlink -f "$2/$d/$lib")" "$1/$d/$lib"
+				install_sysroot_libs "$1" "$2" "$2/$d/$lib" "${4:-$1}"
+			fi
+			break
+		done
 	done
 }
 

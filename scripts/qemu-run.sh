@@ -46,13 +46,20 @@ esac
 [ -z "${QEMU_ICOUNT:-}" ] || ACCEL="$ACCEL -icount $QEMU_ICOUNT"
 [ -f "$KERNEL" ] || die "no kernel image $KERNEL: build first"
 [ -f "$OBJ/rootfs.cpio.gz" ] || die "no rootfs: run scripts/rootfs.sh $ARCH_NAME"
+# INITRD_TOOLS=1: bpftrace and bpftool too (rootfs.sh's tools.cpio.gz,
+# x86_64), an archive after the rootfs in the same initramfs.
+INITRD=$OBJ/rootfs.cpio.gz
+if [ "${INITRD_TOOLS:-0}" = 1 ] && [ -f "$OBJ/tools.cpio.gz" ]; then
+	INITRD=$OUTDIR/initrd.cpio.gz
+	cat "$OBJ/rootfs.cpio.gz" "$OBJ/tools.cpio.gz" >"$INITRD"
+fi
 
 log "boot $ARCH_NAME ($ACCEL), run '$RUN', timeout ${TMO}s"
 start=$(date +%s)
 set +e
 # shellcheck disable=SC2086
 timeout --foreground -k 10 "$TMO" $QEMU $MACHINE $ACCEL -smp 2 -m "${QEMU_MEM:-2G}" \
-	-kernel "$KERNEL" -initrd "$OBJ/rootfs.cpio.gz" -append "$APPEND" \
+	-kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND" \
 	-drive file="$DISK",if=virtio,format=raw \
 	-display none -serial stdio -monitor none -no-reboot -nodefaults \
 	</dev/null >"$CONSOLE" 2>&1
@@ -61,7 +68,7 @@ set -e
 log "qemu exited ($qrc) after $(( $(date +%s) - start ))s; console: ${CONSOLE#$TOP/}"
 
 tar -xf "$DISK" -C "$OUTDIR" 2>/dev/null || true
-rm -f "$DISK"
+rm -f "$DISK" "$OUTDIR/initrd.cpio.gz"
 
 fail=0
 if ! grep -q '^FTSDO-DONE' "$CONSOLE"; then

@@ -122,7 +122,7 @@ def known_failures(basefile):
 
 
 def exitcodes(path):
-    """Lines 'RC name' from the livepatch and project runners."""
+    """Lines 'RC name' from the livepatch, project and tools runners."""
     res = {}
     if not os.path.exists(path):
         return res
@@ -149,6 +149,7 @@ def collect_one(outdir):
     res.update(test_progs(outdir))
     res.update(exitcodes(os.path.join(outdir, "livepatch.txt")))
     res.update(exitcodes(os.path.join(outdir, "project.txt")))
+    res.update(exitcodes(os.path.join(outdir, "tools.txt")))
     res.update(exitcodes(os.path.join(outdir, "harness.txt")))
     return res
 
@@ -170,7 +171,7 @@ def failure_log(outdirs, name, keep=30):
     group, _, test = name.partition("/")
     for outdir in outdirs.split(","):
         paths = []
-        if group in ("project", "livepatch"):
+        if group in ("project", "livepatch", "tools"):
             paths = [os.path.join(outdir, "%s-%s.log" % (group, test))]
         elif group == "ftrace":
             for line in read_lines(outdir, "ftrace-cases.txt"):
@@ -331,6 +332,16 @@ def bench_bpf(basedir, seriesdir, largest):
         put("bpf_fentry_call_ns", ser["bpf_fentry_call_ns"])
         if base["bpf_fentry_call_ns"]:
             put("bpf_fentry_call_ratio", ser["bpf_fentry_call_ns"] / base["bpf_fentry_call_ns"])
+    for b in ("ksys", "sys"):
+        k = "bpftrace_%s_ms" % b
+        if k in base and k in ser:
+            lines.append("# bpftrace -e 'kfunc:vmlinux:%s* { }' -c true: wall ms, probes"
+                         % ("ksys_" if b == "ksys" else "__x64_sys_"))
+            put(k + "_base", base[k])
+            put(k, ser[k])
+            put("bpftrace_%s_probes" % b, ser.get("bpftrace_%s_probes" % b, 0))
+            if ser[k]:
+                put("bpftrace_%s_speedup" % b, base[k] / ser[k])
     print("\n".join(lines))
     return 0
 

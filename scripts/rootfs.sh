@@ -2,7 +2,8 @@
 # Build the initramfs for ARCH: busybox, the kernel's modules, the ftrace and
 # livepatch selftests of the tree that was built, trace-cmd and a few GNU
 # tools the selftests rely on (x86_64 only: they are copied from the host),
-# and the project's guest scripts and tests.
+# and the project's guest scripts and tests.  Also tools.cpio.gz: bpftrace
+# and bpftool (see the end).
 # Usage: rootfs.sh ARCH [SRC] [OBJ]
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -142,9 +143,38 @@ EOT
 # The project's guest side.
 cp -a "$TOP/guest" "$ROOT/guest"
 [ -d "$TOP/tests/guest" ] && cp -a "$TOP/tests/guest" "$ROOT/guest/tests"
+cp -a "$TOP/tests/tools" "$ROOT/guest/tools"
 install -m 755 "$TOP/guest/init" "$ROOT/init"
 grep -v '^#' "$TOP/tests/skip/$ARCH_NAME.txt" >"$ROOT/guest/skip.txt" 2>/dev/null || true
 echo "$ARCH_NAME" >"$ROOT/etc/ftsdo-arch"
 
 (cd "$ROOT" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 >"$OUT"
 log "rootfs: ${OUT#$TOP/} ($(du -h "$OUT" | cut -f1), kernel $KREL)"
+
+# Debian's bpftrace and bpftool: a second archive, tools.cpio.gz, that
+# qemu-run.sh appends for the guests that run them (INITRD_TOOLS=1).
+# bpftrace brings LLVM and clang (200 MB of libraries): unpacking them
+# under TCG is not worth paying in every guest of make check.  x86_64: the
+# host's; arm64: the packages deps.sh unpacked, with their libraries and
+# glibc's loader.
+TR=$OBJ/tools-root
+rm -rf "$TR"
+mkdir -p "$TR/usr/bin" "$TR/usr/sbin"
+case $ARCH_NAME in
+x86_64)
+	install -m 755 "$(command -v bpftrace)" "$TR/usr/bin/bpftrace"
+	install -m 755 /usr/sbin/bpftool "$TR/usr/sbin/bpftool"
+	install_libs "$TR" "$TR/usr/bin/bpftrace" "$ROOT"
+	install_libs "$TR" "$TR/usr/sbin/bpftool" "$ROOT"
+	;;
+arm64)
+	AT=$BUILD/arm64-tools
+	install -m 755 "$AT/usr/bin/bpftrace" "$TR/usr/bin/bpftrace"
+	install -m 755 "$AT/usr/sbin/bpftool" "$TR/usr/sbin/bpftool"
+	install_sysroot_libs "$TR" "$AT" "$TR/usr/bin/bpftrace"
+	install_sysroot_libs "$TR" "$AT" "$TR/usr/sbin/bpftool"
+	ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$TR/lib/ld-linux-aarch64.so.1"
+	;;
+esac
+(cd "$TR" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 >"$OBJ/tools.cpio.gz"
+log "rootfs: ${OBJ#$TOP/}/tools.cpio.gz (bpftrace, bpftool: $(du -h "$OBJ/tools.cpio.gz" | cut -f1))"

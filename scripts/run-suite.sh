@@ -14,12 +14,13 @@ rc=0
 pids=() dirs=()
 for k in $(seq 1 "$SHARDS"); do
 	# The project's own tests go with the first shard, the livepatch
-	# tests with the last one (measured: the first shard's ftracetest
-	# cases take longer).
-	parts=ftrace
+	# tests and the tools tests (with bpftrace and bpftool in the
+	# initramfs) with the last one (measured: the first shard's
+	# ftracetest cases take longer).
+	parts=ftrace tools=0
 	[ "$k" = 1 ] && parts=$parts,project
-	[ "$k" = "$SHARDS" ] && parts=$parts,livepatch
-	OBJ=$OBJ EXTRA_APPEND="ftsdo.shard=$k/$SHARDS ftsdo.parts=$parts $(suite_append "$ARCH_NAME") ${EXTRA_APPEND:-}" \
+	[ "$k" = "$SHARDS" ] && parts=$parts,livepatch,tools tools=1
+	INITRD_TOOLS=$tools OBJ=$OBJ EXTRA_APPEND="ftsdo.shard=$k/$SHARDS ftsdo.parts=$parts $(suite_append "$ARCH_NAME") ${EXTRA_APPEND:-}" \
 		"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/run$k" \
 		"${CHECK_TIMEOUT:-3000}" >&2 &
 	pids+=($!)
