@@ -20,7 +20,7 @@ for mode in kcfi fineibt; do
 	kcfi) want="Using kCFI" ;;
 	fineibt) want="Using FineIBT CFI" ;;
 	esac
-	OBJ=$OBJ EXTRA_APPEND="cfi=$mode ftsdo.ftrace=$DIRECT_TESTS" \
+	INITRD_TOOLS=1 OBJ=$OBJ EXTRA_APPEND="cfi=$mode ftsdo.ftrace=$DIRECT_TESTS" \
 		"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/$mode" 3000 || rc=$?
 	echo "$(grep -q "$want" "$OUT/$mode/console.log"; echo $?) harness/cfi-mode" \
 		>>"$OUT/$mode/harness.txt"
