@@ -36,6 +36,7 @@ cs() {
 	echo "${u%.*}${u#*.}"
 }
 if command -v bpftrace >/dev/null; then
+	# shellcheck disable=SC3045 # busybox sh has ulimit -n
 	ulimit -n 4096	# over 1024 files for the 428 __x64_sys_* probes
 	for b in ksys:ksys_ sys:__x64_sys_; do
 		: >/tmp/bt-ms.txt

@@ -22,6 +22,8 @@ grep -c '	$S' $T/direct_functions >/tmp/bt-dfn.txt 2>/dev/null
 exec /bin/dd if=/dev/zero of=/dev/null bs=1 count=$N
 EOC
 # A program and a link, and more, per probe: over the default 1024 files
+# (dash and busybox sh have ulimit -n)
+# shellcheck disable=SC3045
 ulimit -n 4096
 bpftrace -e "kfunc:vmlinux:$S* /pid == cpid/ { @c[probe] = count(); }" \
 	-c "/bin/sh /tmp/bt-child.sh" >/tmp/bt.out 2>&1 ||
