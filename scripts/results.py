@@ -121,18 +121,16 @@ def known_failures(basefile):
     return res
 
 
-def exitcodes(path):
-    """Lines 'RC name' from the livepatch, project and tools runners."""
+def exitcodes(outdir, name):
+    """Lines 'RC group/test' of the livepatch, project, tools and harness
+    result files, or from the console when the guest died before writing
+    its results (the runners print their file when a part is done)."""
     res = {}
-    if not os.path.exists(path):
-        return res
-    with open(path) as fh:
-        for line in fh:
-            parts = line.split(None, 1)
-            if len(parts) != 2:
-                continue
-            rc, name = int(parts[0]), parts[1].strip()
-            res[name] = "PASS" if rc == 0 else "UNSUPPORTED" if rc == 4 else "FAIL"
+    for line in read_lines(outdir, name):
+        m = re.match(r"(\d+) ((?:livepatch|project|tools|harness)/\S+)\s*$", line)
+        if m:
+            rc = int(m.group(1))
+            res[m.group(2)] = "PASS" if rc == 0 else "UNSUPPORTED" if rc == 4 else "FAIL"
     return res
 
 
@@ -147,10 +145,10 @@ def collect_one(outdir):
             variant = fh.read().strip()
         res = {"%s [%s]" % (k, variant): v for k, v in res.items()}
     res.update(test_progs(outdir))
-    res.update(exitcodes(os.path.join(outdir, "livepatch.txt")))
-    res.update(exitcodes(os.path.join(outdir, "project.txt")))
-    res.update(exitcodes(os.path.join(outdir, "tools.txt")))
-    res.update(exitcodes(os.path.join(outdir, "harness.txt")))
+    res.update(exitcodes(outdir, "livepatch.txt"))
+    res.update(exitcodes(outdir, "project.txt"))
+    res.update(exitcodes(outdir, "tools.txt"))
+    res.update(exitcodes(outdir, "harness.txt"))
     return res
 
 
