@@ -36,6 +36,9 @@ cs() {
 	echo "${u%.*}${u#*.}"
 }
 if command -v bpftrace >/dev/null; then
+	# bt_probes: what bpftrace said it attached, from /tmp/bt.out
+	# shellcheck source=../tests/tools/tools.inc
+	. /guest/tools/tools.inc
 	# shellcheck disable=SC3045 # busybox sh has ulimit -n
 	ulimit -n 4096	# over 1024 files for the 428 __x64_sys_* probes
 	for b in ksys:ksys_ sys:__x64_sys_; do
@@ -51,7 +54,7 @@ if command -v bpftrace >/dev/null; then
 			echo $(( (t1 - t0) * 10 )) | tee -a /tmp/bt-ms.txt
 		done
 		echo "bpftrace_${b%%:*}_ms $(sort -n /tmp/bt-ms.txt | sed -n 2p)" >>$R
-		echo "bpftrace_${b%%:*}_probes $(sed -n 's/^Attaching \([0-9]*\) probes*\.*$/\1/p' /tmp/bt.out)" >>$R
+		echo "bpftrace_${b%%:*}_probes $(bt_probes)" >>$R
 	done
 fi
 sed 's/^/bench-bpf /' $R
