@@ -37,7 +37,7 @@ cs() {
 }
 if command -v bpftrace >/dev/null; then
 	# bt_probes: what bpftrace said it attached, from /tmp/bt.out
-	# shellcheck source=../tests/tools/tools.inc
+	# shellcheck source=tests/tools/tools.inc
 	. /guest/tools/tools.inc
 	# shellcheck disable=SC3045 # busybox sh has ulimit -n
 	ulimit -n 4096	# over 1024 files for the 428 __x64_sys_* probes
