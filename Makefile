@@ -47,7 +47,7 @@ baseline: tree
 bench: rootfs
 	@$(S)/bench.sh $(ARCH_NAME)
 
-# Scratch tree commits -> patches/ and patches/series.
+# Scratch tree commits -> patches/NN-name/ (cover letter, patches, series).
 export: deps
 	@$(S)/export.sh
 

@@ -20,9 +20,9 @@ verdict() { if [ "$1" = 0 ]; then echo "PASS: $2"; ok=$((ok + 1)); else echo "FA
 
 # (c) A patch that does not apply.
 mkdir -p "$ST/patches"
-cp "$PATCHES"/*.patch "$ST/patches/" 2>/dev/null || true
-series_files >"$ST/patches/series"
-cat >"$ST/patches/9999-does-not-apply.patch" <<'P'
+cp -r "$PATCHES"/[0-9][0-9]-*/ "$ST/patches/"
+last=$ST/patches/$(PATCHES=$ST/patches series_dirs | tail -n 1)
+cat >"$last/9999-does-not-apply.patch" <<'P'
 From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 From: ftrace-sdo <ftrace-sdo@users.noreply.invalid>
 Subject: [PATCH] harness self-test: context that is not in the tree
@@ -40,7 +40,7 @@ diff --git a/kernel/trace/ftrace.c b/kernel/trace/ftrace.c
  // nor this
  // nor that
 P
-echo 9999-does-not-apply.patch >>"$ST/patches/series"
+echo 9999-does-not-apply.patch >>"$last/series"
 git clone -q --shared "$LINUX" "$ST/linux"
 git -C "$ST/linux" checkout -q --detach "$BASE_TAG"
 out=$(BUILD=$ST LINUX=$ST/linux PATCHES=$ST/patches "$TOP/scripts/tree.sh" 2>&1) && rc=0 || rc=$?
@@ -50,8 +50,8 @@ echo "$out" | sed 's/^/    /'
 verdict $? "(c) a patch that does not apply stops the run and names the patch"
 
 # (a) + (b) + (d): the real series plus bad patches.
-head -n -1 "$ST/patches/series" >"$ST/patches/series.ok" && mv "$ST/patches/series.ok" "$ST/patches/series"
-rm "$ST/patches/9999-does-not-apply.patch"
+head -n -1 "$last/series" >"$last/series.ok" && mv "$last/series.ok" "$last/series"
+rm "$last/9999-does-not-apply.patch"
 BUILD=$ST LINUX=$ST/linux PATCHES=$ST/patches "$TOP/scripts/tree.sh" >/dev/null
 python3 - "$ST/linux" <<'PY'
 import sys

@@ -112,21 +112,96 @@ base_worktree() {
 }
 
 PATCHES=${PATCHES:-$TOP/patches}
-SERIES=$PATCHES/series
 STAMP=$BUILD/.series-stamp
 
-# The patch files named in the series, in order.
-series_files() {
-	[ -f "$SERIES" ] || return 0
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SERIES"
+# patches/ holds one directory per series, applied in name order:
+# patches/NN-name/ with its cover letter (0000-cover-letter.patch), its
+# patches and a file "series" naming them in order.  In the scratch tree
+# each series starts with a cover commit: an empty commit whose message is
+# the cover letter, with the trailer "Series: NN-name" (scripts/cover.py).
+
+# The series directories, in order.
+series_dirs() {
+	local d
+	for d in "$PATCHES"/[0-9][0-9]-*/; do
+		[ -f "$d/series" ] && basename "$d"
+	done
+	return 0
 }
 
-# A hash of the series and its patches: what the scratch tree was made from.
+# The patch files of one series directory, in order.
+series_dir_files() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/$1/series"
+}
+
+# The patch files of all series, in order, as NN-name/NNNN-subject.patch.
+series_files() {
+	local d p
+	for d in $(series_dirs); do
+		for p in $(series_dir_files "$d"); do
+			echo "$d/$p"
+		done
+	done
+}
+
+# A hash of the series: what the scratch tree was made from.
 series_hash() {
-	{
-		cat "$SERIES" 2>/dev/null || true
-		series_files | while read -r p; do cat "$PATCHES/$p"; done
-	} | sha256sum | cut -d' ' -f1
+	local d
+	for d in $(series_dirs); do
+		echo "$d"
+		cat "$PATCHES/$d/series" "$PATCHES/$d"/*.patch
+	done | sha256sum | cut -d' ' -f1
+}
+
+# apply_series_to GITDIR: apply every series (cover commit, then git am of
+# its patches) on GITDIR's HEAD.  On a patch that does not apply, print it
+# with git's message and return 1, the am aborted.
+apply_series_to() {
+	local dir=$1 d p msg
+	msg=$(mktemp)
+	for d in $(series_dirs); do
+		if ! "$TOP/scripts/cover.py" message "$PATCHES/$d" >"$msg"; then
+			rm -f "$msg"
+			echo "error: ${PATCHES#"$TOP"/}/$d has no usable cover letter" >&2
+			return 1
+		fi
+		GIT_AUTHOR_DATE=$("$TOP/scripts/cover.py" date "$PATCHES/$d") \
+			LINUX=$dir kgit commit -q --allow-empty --no-verify -F "$msg"
+		for p in $(series_dir_files "$d"); do
+			if [ ! -f "$PATCHES/$d/$p" ]; then
+				echo "error: ${PATCHES#"$TOP"/}/$d/series names $p, which does not exist" >&2
+				rm -f "$msg"
+				return 1
+			fi
+			if ! LINUX=$dir kgit am -q --keep-cr "$PATCHES/$d/$p" >"$msg" 2>&1; then
+				LINUX=$dir kgit am --abort >/dev/null 2>&1 || true
+				echo "error: patch does not apply: ${PATCHES#"$TOP"/}/$d/$p" >&2
+				sed 's/^/    /' "$msg" >&2
+				rm -f "$msg"
+				return 1
+			fi
+		done
+	done
+	rm -f "$msg"
+}
+
+# Whether commit C of the scratch tree is a cover commit; prints its series.
+is_cover_commit() {
+	local msg rc=0
+	[ "$(kgit rev-parse "$1^{tree}")" = "$(kgit rev-parse "$1^^{tree}")" ] || return 1
+	msg=$(mktemp)
+	kgit log -1 --format=%B "$1" >"$msg"
+	"$TOP/scripts/cover.py" is-cover "$msg" || rc=1
+	rm -f "$msg"
+	return $rc
+}
+
+# The commits of the series that change the tree (cover commits left out).
+series_commits() {
+	local c
+	for c in $(kgit rev-list --reverse "$BASE_TAG..HEAD"); do
+		is_cover_commit "$c" >/dev/null || echo "$c"
+	done
 }
 
 # Whether the Kconfig files of source tree SRC define symbol SYM (no CONFIG_).

@@ -41,7 +41,8 @@ if [ ! -f "$W/.git" ] ||
 fi
 mkdir -p "$OBJ" || harness_error "cannot create $OBJ"
 
-commits=$(kgit rev-list --reverse "$BASE_TAG..HEAD")
+# Cover commits change nothing: the prefixes are the patches.
+commits=$(series_commits)
 total=$(echo "$commits" | grep -c . || true)
 [ "$total" -gt 0 ] || harness_error "no commits on '$BASE_TAG' in $LINUX"
 fail=0 i=0 built=""

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Prepare the scratch kernel tree build/linux:
 #   - first commit = the Debian linux-source-6.12 base, tagged "base";
-#   - then patches/series applied with git am, one commit per patch.
+#   - then the series of patches/NN-name/, each as a cover commit and one
+#     commit per patch (lib.sh apply_series_to).
 #
 # An existing tree is reused.  When patches/ changed since the tree was made
 # and the tree holds no commits of its own, it is reset to the base and the
@@ -19,30 +20,29 @@ make_base() {
 	git -C "$LINUX.tmp" init -q -b master
 	# The base is committed as it is shipped, ignored files included.
 	git -C "$LINUX.tmp" add -A -f .
-	LINUX=$LINUX.tmp kgit commit -q -m "Linux $(kversion "$LINUX.tmp") (Debian linux-source-6.12 $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo '?'))"
+	# Dated by the package's changelog, so that the base commit, and the
+	# base-commit: line of the cover letters, is the same on every machine
+	# with this package.
+	date=$(zcat /usr/share/doc/linux-source-6.12/changelog.Debian.gz 2>/dev/null |
+		sed -n '1,/^ -- /s/^ -- .*>  //p' | tail -n 1)
+	date=$(date -u -d "${date:-@0}" -R)
+	LINUX=$LINUX.tmp GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date \
+		kgit commit -q -m "Linux $(kversion "$LINUX.tmp") (Debian linux-source-6.12 $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo '?'))"
 	LINUX=$LINUX.tmp kgit tag "$BASE_TAG"
 	mv "$LINUX.tmp" "$LINUX"
 }
 
 apply_series() {
-	local p n=0
 	kgit reset -q --hard "$BASE_TAG"
 	kgit clean -q -fdx
-	for p in $(series_files); do
-		[ -f "$PATCHES/$p" ] || die "${PATCHES#$TOP/}/series names $p, which does not exist"
-		if ! kgit am -q --keep-cr "$PATCHES/$p" >"$BUILD/am.log" 2>&1; then
-			kgit am --abort >/dev/null 2>&1 || true
-			kgit reset -q --hard "$BASE_TAG"
-			echo "error: patch does not apply: ${PATCHES#$TOP/}/$p" >&2
-			sed 's/^/    /' "$BUILD/am.log" >&2
-			echo "error: the scratch tree was reset to the base; fix or rebase ${PATCHES#$TOP/}/$p" >&2
-			rm -f "$STAMP"
-			exit 1
-		fi
-		n=$((n + 1))
-	done
+	if ! apply_series_to "$LINUX"; then
+		kgit reset -q --hard "$BASE_TAG"
+		echo "error: the scratch tree was reset to the base; fix or rebase that patch" >&2
+		rm -f "$STAMP"
+		exit 1
+	fi
 	echo "$(series_hash) $(kgit rev-parse HEAD)" >"$STAMP"
-	log "applied $n patches from patches/series"
+	log "applied $(series_files | wc -l) patches in $(series_dirs | wc -l) series from patches/"
 }
 
 mkdir -p "$BUILD"
@@ -66,4 +66,4 @@ else
 		echo "warning: building the scratch tree as it is" >&2
 	fi
 fi
-log "base: Linux $(kversion "$LINUX") ($(kgit log -1 --format=%s "$BASE_TAG")), $(kgit rev-list --count "$BASE_TAG"..HEAD) patches on top"
+log "base: Linux $(kversion "$LINUX") ($(kgit log -1 --format=%s "$BASE_TAG")), $(series_commits | wc -l) patches on top"

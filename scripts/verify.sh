@@ -8,13 +8,8 @@ V=${VERIFY_DIR:-$BUILD/verify}
 kgit worktree remove --force "$V" >/dev/null 2>&1 || rm -rf "$V"
 kgit worktree prune
 kgit worktree add -q --detach "$V" "$BASE_TAG"
-n=0
-while read -r p; do
-	case $p in ''|'#'*) continue ;; esac
-	git -C "$V" -c user.name=ftrace-sdo -c user.email=ftrace-sdo@users.noreply.invalid \
-		am -q "$TOP/patches/$p" || die "patches/$p does not apply to the base"
-	n=$((n + 1))
-done <"$TOP/patches/series"
+apply_series_to "$V" || die "patches/ does not apply to the base"
+n=$(series_files | wc -l)
 want=$(kgit rev-parse 'HEAD^{tree}')
 got=$(git -C "$V" rev-parse 'HEAD^{tree}')
 kgit worktree remove --force "$V"
@@ -26,4 +21,4 @@ fi
 if [ -n "$(kgit status --porcelain --untracked-files=no)" ]; then
 	echo "warning: the scratch tree has uncommitted changes, not in patches/" >&2
 fi
-log "verify: $n patches reproduce the scratch tree (tree $want)"
+log "verify: $n patches in $(series_dirs | wc -l) series reproduce the scratch tree (tree $want)"
