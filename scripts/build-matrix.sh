@@ -57,7 +57,7 @@ fi
 git -C "$W" checkout -q --detach "$rev" || die "cannot check out $rev in $W"
 [ -z "$(kgit status --porcelain --untracked-files=no)" ] ||
 	echo "warning: ${LINUX#$TOP/} has uncommitted changes; building its HEAD without them" >&2
-log "build-matrix: Linux $(kversion "$W") + $(kgit rev-list --count "$BASE_TAG..$rev") patches" \
+log "build-matrix: Linux $(kversion "$W") + $(series_commits | wc -l) patches" \
 	"($(kgit log -1 --format='%h %s' "$rev")), targets: $TARGETS"
 
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" KBUILD_BUILD_USER=ftrace-sdo KBUILD_BUILD_HOST=qemu
