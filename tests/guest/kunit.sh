@@ -1,0 +1,21 @@
+#!/bin/sh
+# The series' KUnit suites, built as modules (in the style of
+# lib/test_fprobe.c): load each one, which runs it, and pass when every
+# case of its KTAP report in debugfs passed.
+D=/sys/kernel/debug/kunit
+fail() { echo "FAIL: $*"; exit 1; }
+[ -d /sys/kernel/debug/tracing ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+
+# module suite cases
+for s in "ftrace_direct_kunit ftrace_direct_batch 5"; do
+	set -- $s
+	modprobe "$1" || fail "modprobe $1"
+	[ -r "$D/$2/results" ] || fail "no $D/$2/results"
+	cat "$D/$2/results"
+	ok=$(grep -c "^[[:space:]]*ok [0-9]* " "$D/$2/results")
+	grep -q "not ok" "$D/$2/results" && fail "$2: a case failed"
+	# Its cases (and the suite's own line, where the report has it)
+	[ "$ok" -ge "$3" ] || fail "$2: $ok results, $3 cases expected"
+	rmmod "$1" || fail "rmmod $1"
+done
+echo "PASS"
