@@ -6,8 +6,16 @@ D=/sys/kernel/debug/kunit
 fail() { echo "FAIL: $*"; exit 1; }
 [ -d /sys/kernel/debug/tracing ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
 
+# The allocation failure cases inject with current->fail_nth: let them
+# fail GFP_KERNEL allocations and pages of any order, quietly.
+for f in failslab fail_page_alloc; do
+	echo N >/sys/kernel/debug/$f/ignore-gfp-wait || fail "no $f in debugfs"
+	echo 0 >/sys/kernel/debug/$f/verbose
+done
+echo 0 >/sys/kernel/debug/fail_page_alloc/min-order
+
 # module suite cases
-for s in "ftrace_direct_kunit ftrace_direct_batch 5"; do
+for s in "ftrace_direct_kunit ftrace_direct_batch 6"; do
 	set -- $s
 	modprobe "$1" || fail "modprobe $1"
 	[ -r "$D/$2/results" ] || fail "no $D/$2/results"
