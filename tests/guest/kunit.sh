@@ -15,7 +15,7 @@ done
 echo 0 >/sys/kernel/debug/fail_page_alloc/min-order
 
 # module suite cases
-for s in "ftrace_direct_kunit ftrace_direct_batch 6"; do
+for s in "ftrace_direct_kunit ftrace_direct_batch 10"; do
 	set -- $s
 	modprobe "$1" || fail "modprobe $1"
 	[ -r "$D/$2/results" ] || fail "no $D/$2/results"
