@@ -9,6 +9,7 @@
 #   ftsdo.only=ftrace                skip the livepatch and project tests
 #   ftsdo.shard=K/N                  run the ftracetest cases i with i % N == K - 1
 #   ftsdo.parts=ftrace,livepatch,project,tools   what to run (default: all)
+#   ftsdo.project=a.sh,b.sh          run only these project tests
 R=/results
 arg() { sed -n "s/.*ftsdo\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 sel=$(arg ftrace | tr ',' ' ')

@@ -23,15 +23,18 @@ dirs=$("$TOP/scripts/run-suite.sh" "$ARCH_NAME" "$BUILD/obj/$ARCH_NAME" "$OUT") 
 # <test>.
 if grep -q '^CONFIG_FTRACE_FUNC_METADATA=y' "$BUILD/obj/$ARCH_NAME/.config"; then
 	md=ftsdo.ftrace=direct/ftrace-direct-batch-md.tc,direct/ftrace-direct-batch-md-ops.tc,direct/ftrace-direct-batch.tc,direct/ftrace-direct-batch-tracers.tc
-	# dir:command line:variant name:tests (a shard of the suite, or a list)
-	variants=("md-hash1:ftrace_md=hash:ftrace_md=hash:ftsdo.shard=1/2"
-		  "md-hash2:ftrace_md=hash:ftrace_md=hash:ftsdo.shard=2/2"
-		  "md-off:ftrace_md=off:ftrace_md=off:$md"
-		  "md-calldepth:retbleed=force,stuff spectre_v2=retpoline:retbleed=stuff:$md")
+	# dir:command line:variant name:what to run (parts, a shard of the
+	# suite or a list)
+	# The metadata's KUnit suite runs at boot; kunit.sh reads its report
+	kunit="ftsdo.parts=ftrace,project ftsdo.project=kunit.sh"
+	variants=("md-hash1:ftrace_md=hash:ftrace_md=hash:$kunit ftsdo.shard=1/2"
+		  "md-hash2:ftrace_md=hash:ftrace_md=hash:ftsdo.parts=ftrace ftsdo.shard=2/2"
+		  "md-off:ftrace_md=off:ftrace_md=off:$kunit $md"
+		  "md-calldepth:retbleed=force,stuff spectre_v2=retpoline:retbleed=stuff:$kunit $md")
 	pids=()
 	for v in "${variants[@]}"; do
 		IFS=: read -r dir append label tests <<<"$v"
-		EXTRA_APPEND="$append ftsdo.only=ftrace $tests" \
+		EXTRA_APPEND="$append $tests" \
 			"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$OUT/$dir" \
 			"${CHECK_TIMEOUT:-3000}" >&2 &
 		pids+=($!)

@@ -137,8 +137,9 @@ def exitcodes(outdir, name):
 def collect_one(outdir):
     """The results of one guest; a guest booted with a variant of the
     kernel command line (the "variant" file, e.g. ftrace_md=hash) names
-    its ftracetest results "<name> [<variant>]"."""
+    its ftracetest and project results "<name> [<variant>]"."""
     res = ftracetest(outdir)
+    res.update(exitcodes(outdir, "project.txt"))
     path = os.path.join(outdir, "variant")
     if os.path.exists(path):
         with open(path) as fh:
@@ -146,7 +147,6 @@ def collect_one(outdir):
         res = {"%s [%s]" % (k, variant): v for k, v in res.items()}
     res.update(test_progs(outdir))
     res.update(exitcodes(outdir, "livepatch.txt"))
-    res.update(exitcodes(outdir, "project.txt"))
     res.update(exitcodes(outdir, "tools.txt"))
     res.update(exitcodes(outdir, "harness.txt"))
     return res
