@@ -1,8 +1,9 @@
 #!/bin/bash
-# Build the initramfs for ARCH: busybox, the kernel's modules, the ftrace and
-# livepatch selftests of the tree that was built, trace-cmd and a few GNU
-# tools the selftests rely on (x86_64 only: they are copied from the host),
-# and the project's guest scripts and tests.  Also tools.cpio.gz: bpftrace
+# Build the initramfs for ARCH: busybox, the kernel's modules and the
+# harness's test module (tests/ftsdo-test), the ftrace and livepatch
+# selftests of the tree that was built, trace-cmd and a few GNU tools the
+# selftests rely on (x86_64 only: they are copied from the host), and the
+# project's guest scripts and tests.  Also tools.cpio.gz: bpftrace
 # and bpftool (see the end).
 # Usage: rootfs.sh ARCH [SRC] [OBJ]
 set -eu
@@ -51,6 +52,24 @@ kmake INSTALL_MOD_PATH="$ROOT" INSTALL_MOD_STRIP=1 modules_install >/dev/null
 KREL=$(cat "$OBJ/include/config/kernel.release")
 rm -f "$ROOT/lib/modules/$KREL/build"
 mkdir -p "$ROOT/lib/modules/$KREL/build"	# livepatch selftests want KDIR
+
+# The harness's test module, tests/ftsdo-test (ftsdo_test.ko, for make
+# bench, the demo and the project's tests), where the kernel exports the
+# batch API of the shared direct ops (not on the unpatched base): built out
+# of tree against this kernel in OBJ/ftsdo-test, installed in
+# /lib/modules/KREL/extra (modules_install runs depmod again).
+FM=$OBJ/ftsdo-test
+rm -rf "$FM"
+if grep -q "	update_ftrace_direct_add	" "$OBJ/Module.symvers"; then
+	mkdir -p "$FM"
+	cp "$TOP/tests/ftsdo-test/Kbuild" "$TOP"/tests/ftsdo-test/*.[ch] "$FM/"
+	kmake M="$FM" modules >"$FM/build.log" 2>&1 ||
+		die "building tests/ftsdo-test failed (${FM#$TOP/}/build.log)"
+	kmake M="$FM" INSTALL_MOD_PATH="$ROOT" INSTALL_MOD_STRIP=1 INSTALL_MOD_DIR=extra \
+		modules_install >/dev/null
+	[ -f "$ROOT/lib/modules/$KREL/extra/ftsdo_test.ko" ] ||
+		die "tests/ftsdo-test: no ftsdo_test.ko installed"
+fi
 
 # Selftests of this very tree.
 mkdir -p "$ROOT/selftests"
