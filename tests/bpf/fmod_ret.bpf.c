@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fmod_ret on fdbt_errinj_target(int x) of the ftrace_direct_batch_test
- * module (returns x + 1, ALLOW_ERROR_INJECTION(..., ERRNO)).  libbpf finds
- * the target in the module's BTF (/sys/kernel/btf/ftrace_direct_batch_test)
- * when it is not in vmlinux BTF.
+ * fmod_ret on ftsdo_errinj_target(int x) of the harness's test module
+ * ftsdo_test (tests/ftsdo-test; returns x + 1,
+ * ALLOW_ERROR_INJECTION(..., ERRNO)).  libbpf finds the target in the
+ * module's BTF (/sys/kernel/btf/ftsdo_test) when it is not in vmlinux BTF.
  *
  * fmr_errinj makes the function return fmr_retval (the original body is
  * skipped because the value is non-zero); fexit_errinj sees the value the
@@ -24,7 +24,7 @@ __u64 fexit_hits = 0;
 int fexit_last_x = 0;
 int fexit_last_ret = 0;
 
-SEC("fmod_ret/fdbt_errinj_target")
+SEC("fmod_ret/ftsdo_errinj_target")
 int BPF_PROG(fmr_errinj, int x, int ret)
 {
 	__sync_fetch_and_add(&fmr_hits, 1);
@@ -33,7 +33,7 @@ int BPF_PROG(fmr_errinj, int x, int ret)
 	return fmr_retval;
 }
 
-SEC("fexit/fdbt_errinj_target")
+SEC("fexit/ftsdo_errinj_target")
 int BPF_PROG(fexit_errinj, int x, int ret)
 {
 	__sync_fetch_and_add(&fexit_hits, 1);

@@ -845,8 +845,10 @@ static int cmd_release_nomem(int argc, char **argv)
 /* ------------------------------------------------------------------ */
 /* fmod-ret                                                             */
 
-#define FDBT_MOD	"ftrace_direct_batch_test"
-#define FDBT_ERRINJ	"/sys/kernel/debug/ftrace_direct_batch/errinj"
+/* The harness's test module (tests/ftsdo-test) and its errinj file */
+#define FTSDO_MOD	"ftsdo_test"
+#define FTSDO_MOD_DIR	"/sys/kernel/debug/" FTSDO_MOD
+#define FTSDO_ERRINJ	FTSDO_MOD_DIR "/errinj"
 
 static int errinj_call(int x, long *out)
 {
@@ -854,7 +856,7 @@ static int errinj_call(int x, long *out)
 	ssize_t len;
 	int fd;
 
-	fd = open(FDBT_ERRINJ, O_WRONLY);
+	fd = open(FTSDO_ERRINJ, O_WRONLY);
 	if (fd < 0)
 		return -errno;
 	len = snprintf(buf, sizeof(buf), "%d\n", x);
@@ -866,7 +868,7 @@ static int errinj_call(int x, long *out)
 	}
 	close(fd);
 
-	fd = open(FDBT_ERRINJ, O_RDONLY);
+	fd = open(FTSDO_ERRINJ, O_RDONLY);
 	if (fd < 0)
 		return -errno;
 	len = read(fd, buf, sizeof(buf) - 1);
@@ -885,10 +887,10 @@ static void errinj_expect(int x, long want, const char *tag)
 
 	if (err) {
 		expect(false, "fmod-ret: %s: write %d / read back %s: %s", tag,
-		       x, FDBT_ERRINJ, strerror(-err));
+		       x, FTSDO_ERRINJ, strerror(-err));
 		return;
 	}
-	expect(got == want, "fmod-ret: %s: fdbt_errinj_target(%d) returned %ld, expected %ld",
+	expect(got == want, "fmod-ret: %s: ftsdo_errinj_target(%d) returned %ld, expected %ld",
 	       tag, x, got, want);
 }
 
@@ -907,31 +909,31 @@ static int cmd_fmod_ret(int argc, char **argv)
 		}
 	}
 
-	if (access("/sys/kernel/debug/ftrace_direct_batch", F_OK) &&
+	if (access(FTSDO_MOD_DIR, F_OK) &&
 	    !access("/sys/kernel/debug", F_OK) &&
-	    system("modprobe " FDBT_MOD) == 0)
+	    system("modprobe " FTSDO_MOD) == 0)
 		loaded_mod = true;
-	if (access(FDBT_ERRINJ, F_OK) ||
-	    access("/sys/kernel/btf/" FDBT_MOD, F_OK)) {
-		bool no_file = access(FDBT_ERRINJ, F_OK);
+	if (access(FTSDO_ERRINJ, F_OK) ||
+	    access("/sys/kernel/btf/" FTSDO_MOD, F_OK)) {
+		bool no_file = access(FTSDO_ERRINJ, F_OK);
 
-		if (loaded_mod && system("rmmod " FDBT_MOD) != 0)
-			note("rmmod %s failed", FDBT_MOD);
+		if (loaded_mod && system("rmmod " FTSDO_MOD) != 0)
+			note("rmmod %s failed", FTSDO_MOD);
 		if (no_file)
-			return unsupported(what, "%s missing (module %s with fdbt_errinj_target not available)",
-					   FDBT_ERRINJ, FDBT_MOD);
+			return unsupported(what, "%s missing (module %s with ftsdo_errinj_target not available)",
+					   FTSDO_ERRINJ, FTSDO_MOD);
 		return unsupported(what, "/sys/kernel/btf/%s missing (no module BTF)",
-				   FDBT_MOD);
+				   FTSDO_MOD);
 	}
 
 	/* the original function, untouched */
 	err = errinj_call(41, &got);
 	if (err) {
-		expect(false, "fmod-ret: baseline write/read %s: %s", FDBT_ERRINJ,
+		expect(false, "fmod-ret: baseline write/read %s: %s", FTSDO_ERRINJ,
 		       strerror(-err));
 		goto out;
 	}
-	expect(got == 42, "fmod-ret: baseline fdbt_errinj_target(41) returned %ld, expected 42",
+	expect(got == 42, "fmod-ret: baseline ftsdo_errinj_target(41) returned %ld, expected 42",
 	       got);
 
 	s = fmod_ret__open();
@@ -946,12 +948,12 @@ static int cmd_fmod_ret(int argc, char **argv)
 			fmod_ret__destroy(s);
 			return unsupported(what, "load fmod_ret: %s", strerror(-err));
 		}
-		expect(false, "fmod-ret: load fmod_ret + fexit on fdbt_errinj_target: %d (%s)",
+		expect(false, "fmod-ret: load fmod_ret + fexit on ftsdo_errinj_target: %d (%s)",
 		       err, strerror(-err));
 		goto out;
 	}
 	err = fmod_ret__attach(s);
-	if (!expect(!err, "fmod-ret: attach fmod_ret + fexit on fdbt_errinj_target: %d", err))
+	if (!expect(!err, "fmod-ret: attach fmod_ret + fexit on ftsdo_errinj_target: %d", err))
 		goto out;
 
 	errinj_expect(41, FTSDO_FMR_RETVAL, "fmod_ret attached");
@@ -991,13 +993,13 @@ static int cmd_fmod_ret(int argc, char **argv)
 	       (unsigned long long)s->bss->fexit_hits);
 out:
 	fmod_ret__destroy(s);
-	if (loaded_mod && system("rmmod " FDBT_MOD) != 0)
-		note("rmmod %s failed", FDBT_MOD);
+	if (loaded_mod && system("rmmod " FTSDO_MOD) != 0)
+		note("rmmod %s failed", FTSDO_MOD);
 	if (find_tracefs()) {
-		const char *n[] = { "fdbt_errinj_target" };
+		const char *n[] = { "ftsdo_errinj_target" };
 		int lines = enabled_functions_scan(n, 1, NULL, NULL);
 
-		expect(lines == 0, "fmod-ret: enabled_functions has %d lines for fdbt_errinj_target after detach, expected 0",
+		expect(lines == 0, "fmod-ret: enabled_functions has %d lines for ftsdo_errinj_target after detach, expected 0",
 		       lines);
 	}
 	return finish(what);
@@ -1940,7 +1942,7 @@ static void usage(FILE *f)
 "\n"
 "  fentry-fexit [-k K]   fentry+fexit on bpf_fentry_test1..8, K test runs (5):\n"
 "                        exact hits, args and return values per program\n"
-"  fmod-ret              fmod_ret on fdbt_errinj_target of " FDBT_MOD ":\n"
+"  fmod-ret              fmod_ret on ftsdo_errinj_target of " FTSDO_MOD ":\n"
 "                        return becomes %d, original back after detach\n"
 "  cycles [N] [-k K]     N attach/trigger/detach cycles (10) of the 16\n"
 "                        programs; enabled_functions clean at the end\n"

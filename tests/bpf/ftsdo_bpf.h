@@ -12,7 +12,7 @@ struct ftsdo_rec {
 	__s64 ret;		/* return value of the last call (fexit) */
 };
 
-/* Value the fmod_ret program makes fdbt_errinj_target() return. */
+/* Value the fmod_ret program makes ftsdo_errinj_target() return. */
 #define FTSDO_FMR_RETVAL 1234567
 
 #endif
