@@ -1,10 +1,12 @@
 #!/bin/sh
 # What `make` shows: the series at work in the booted kernel, a few lines
-# per part.  Everything printed here also lands in /results/demo.txt.
+# per part, through the harness's test module ftsdo_test (tests/ftsdo-test:
+# its ftsdo_target_NN functions, counting trampolines and run commands).
+# Everything printed here also lands in /results/demo.txt.
 T=/sys/kernel/tracing
-D=/sys/kernel/debug/ftrace_direct_batch
-P=/sys/module/ftrace_direct_batch_test/parameters
-MOD=ftrace_direct_batch_test
+MOD=ftsdo_test
+D=/sys/kernel/debug/$MOD
+P=/sys/module/$MOD/parameters
 exec >/results/demo.txt 2>&1
 ind() { sed 's/^ */   /'; }
 # bench key $1 of $D/bench
@@ -27,14 +29,14 @@ else
 fi
 
 tc=; command -v trace-cmd >/dev/null && tc=1
-echo "== direct_functions: 16 functions attached${tc:+, trace-cmd recording fdbt_target_04}"
+echo "== direct_functions: 16 functions attached${tc:+, trace-cmd recording ftsdo_target_04}"
 echo dfn_attach >$D/run
 cd /tmp
-step="grep -E 'fdbt_target_0[345] ' $T/direct_functions >/tmp/dfn.txt
+step="grep -E 'ftsdo_target_0[345] ' $T/direct_functions >/tmp/dfn.txt
 	cp $T/direct_functions_stats /tmp/dfs.txt
 	echo dfn_call >$D/run && echo yes >/tmp/dfn.ok"
 if [ -n "$tc" ]; then
-	trace-cmd record -q -o /tmp/demo.dat -p function -l fdbt_target_04 \
+	trace-cmd record -q -o /tmp/demo.dat -p function -l ftsdo_target_04 \
 		sh -c "$step" >/dev/null 2>&1
 else
 	sh -c "$step"
@@ -44,8 +46,8 @@ cut -f2,3,4,6 /tmp/dfn.txt | sed "s/ \[$MOD\]//g" | ind
 awk -F': ' '{ v[$1] = $2 } END { printf "   %s functions; path: %s call, %s literal, %s list; metadata: %s\n",
 	v["functions"], v["path call"], v["path literal"], v["path list"], v["metadata"] }' /tmp/dfs.txt
 if [ -n "$tc" ]; then
-	echo "== trace-cmd report: fdbt_target_04, traced and with a direct trampoline"
-	trace-cmd report -i /tmp/demo.dat 2>/dev/null | grep -m 2 'fdbt_target_04 ' | tr -s ' ' | ind
+	echo "== trace-cmd report: ftsdo_target_04, traced and with a direct trampoline"
+	trace-cmd report -i /tmp/demo.dat 2>/dev/null | grep -m 2 'ftsdo_target_04 ' | tr -s ' ' | ind
 fi
 if [ -f /tmp/dfn.ok ]; then
 	echo "   the trampolines counted each of the 48 calls (16 functions x 3)"
