@@ -2,18 +2,32 @@
 # make bench, in the guest: batch attach/detach of every traceable function
 # against one register_ftrace_direct() ops per function, in this one boot,
 # repeated FTSDO_BENCH_ROUNDS times (default 3; kernel command line
-# FTSDO_BENCH_ROUNDS=K reaches init's environment).  Each round's results go
-# to /results/bench-round<K>.txt; the host reports median and spread.
+# FTSDO_BENCH_ROUNDS=K reaches init's environment), with the harness's
+# test module ftsdo_test (tests/ftsdo-test).  Each round's results go to
+# /results/bench-round<K>.txt; the host reports median and spread.
 T=/sys/kernel/tracing
-D=/sys/kernel/debug/ftrace_direct_batch
+MOD=ftsdo_test
+D=/sys/kernel/debug/$MOD
 rounds=${FTSDO_BENCH_ROUNDS:-3}
-modprobe ftrace_direct_batch_test || { echo "no ftrace_direct_batch_test module"; exit 1; }
-echo clear >$D/ips
-# available_filter_functions_addrs: "<addr> <name> [module]"; feed the
-# addresses in chunks the debugfs write takes.
-cut -d' ' -f1 $T/available_filter_functions_addrs | xargs -n 256 | while read -r chunk; do
-	echo "$chunk" >$D/ips || exit 1
-done
+modprobe $MOD || { echo "no $MOD module"; exit 1; }
+# The addresses of available_filter_functions_addrs ("<addr> <name>
+# [module]"), without the functions of module $1 if given, and without
+# those that have a direct trampoline already (direct_functions:
+# "<addr>\t<name>..."): the module cannot tell those apart.
+free_addrs() {
+	{ grep -v '^#' $T/direct_functions 2>/dev/null | cut -f1 | sed 's/^/- /'
+	  cat $T/available_filter_functions_addrs; } |
+		awk -v mod="[${1:-}]" '$1 == "-" { skip[$2] = 1; next }
+			!($1 in skip) && $3 != mod { print $1 }'
+}
+# Feed them to the module's ips file in chunks the debugfs write takes.
+load_ips() {
+	echo clear >$D/ips
+	free_addrs "$@" | xargs -n 256 | while read -r chunk; do
+		echo "$chunk" >$D/ips || exit 1
+	done
+}
+load_ips
 k=1
 while [ "$k" -le "$rounds" ]; do
 	echo "== bench round $k of $rounds"
@@ -61,9 +75,7 @@ emit() {
 	echo "${k}_max_ms $2"
 }
 echo "== direct_functions with every function attached"
-echo clear >$D/ips
-grep -v '\[ftrace_direct_batch_test\]' $T/available_filter_functions_addrs | cut -d' ' -f1 |
-	xargs -n 256 | while read -r chunk; do echo "$chunk" >$D/ips || exit 1; done
+load_ips $MOD
 {
 	t0=$(now_ms)
 	echo dfn_hold >$D/run || exit 1
@@ -103,5 +115,5 @@ if [ "${FTSDO_DFN_SINGLE:-1}" != 0 ]; then
 	} >/results/bench-dfn-single.txt || { echo "the old API part failed"; exit 1; }
 	cat /results/bench-dfn-single.txt
 else
-	rmmod ftrace_direct_batch_test
+	rmmod $MOD
 fi
