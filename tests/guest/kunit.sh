@@ -48,6 +48,9 @@ for s in "ftrace_direct_kunit ftrace_direct_batch 11"; do
 		echo run >"$D/$2/run" || fail "$2: run it again"
 		check "$2" "$3"
 	fi
+	# The allocation failure case tested something this time
+	grep -q "fdk_nomem: first add: succeeded after [1-9]" "$D/$2/results" ||
+		fail "$2: fdk_nomem injected no allocation failure"
 done
 # Built-in suites (they read ftrace's internal tables) ran at boot:
 # check their reports where this kernel has them
