@@ -22,7 +22,7 @@ dirs=$("$TOP/scripts/run-suite.sh" "$ARCH_NAME" "$BUILD/obj/$ARCH_NAME" "$OUT") 
 # (results.py, the variant file) and judged against the base's result for
 # <test>.
 if grep -q '^CONFIG_FTRACE_FUNC_METADATA=y' "$BUILD/obj/$ARCH_NAME/.config"; then
-	md=ftsdo.ftrace=direct/ftrace-direct-batch-md.tc,direct/ftrace-direct-batch-md-ops.tc,direct/ftrace-direct-batch.tc,direct/ftrace-direct-batch-tracers.tc
+	md=ftsdo.ftrace=direct/ftrace-direct-batch-md.tc,direct/ftrace-direct-batch-md-ops.tc,direct/ftrace-direct-batch-sample.tc,direct/ftrace-direct-batch-sample-module.tc,direct/ftrace-direct-functions.tc
 	# dir:command line:variant name:what to run (parts, a shard of the
 	# suite or a list)
 	# The metadata's KUnit suite runs at boot; kunit.sh reads its report

@@ -34,6 +34,12 @@ check() {
 	[ "$ok" -ge "$2" ] || fail "$1: $ok results, $2 cases expected"
 }
 
+# The allocation failure case of SUITE tested something this time
+injected() {
+	grep -q "fdk_nomem: first add: succeeded after [1-9]" "$D/$1/results" ||
+		fail "$1: fdk_nomem injected no allocation failure"
+}
+
 # Suites that may be modules: load the module, which runs the suite; or,
 # built in, run the suite again now that faults can be injected (at boot
 # its allocation failure case skipped).
@@ -42,15 +48,14 @@ for s in "ftrace_direct_kunit ftrace_direct_batch 11"; do
 	if find /lib/modules -name "$1.ko*" | grep -q .; then
 		modprobe "$1" || fail "modprobe $1"
 		check "$2" "$3"
+		injected "$2"
 		rmmod "$1" || fail "rmmod $1"
 	else
 		[ -w "$D/$2/run" ] || fail "$2: neither a module nor built in"
 		echo run >"$D/$2/run" || fail "$2: run it again"
 		check "$2" "$3"
+		injected "$2"
 	fi
-	# The allocation failure case tested something this time
-	grep -q "fdk_nomem: first add: succeeded after [1-9]" "$D/$2/results" ||
-		fail "$2: fdk_nomem injected no allocation failure"
 done
 # Built-in suites (they read ftrace's internal tables) ran at boot:
 # check their reports where this kernel has them
