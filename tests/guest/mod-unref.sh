@@ -1,0 +1,69 @@
+#!/bin/sh
+# A caller that breaks the batch API's rule for module functions (hold
+# the module while its function is attached, as the BPF trampoline and
+# ftrace-direct-batch mod=1 do): ftsdo_test (tests/ftsdo-test) attaches
+# ftrace_direct_batch_mod_func() of the sample module
+# ftrace-direct-batch-mod without a reference, and the module is removed
+# while attached.  ftrace must cope: the stale entry can still be
+# deleted, and the module loaded again (its function often at the same
+# address) is not attached until it is attached again, then normally.
+# Upstream has no such caller, so this lives in the harness, not in the
+# series.
+T=/sys/kernel/tracing
+MOD=ftsdo_test
+TMOD=ftrace-direct-batch-mod
+FN=ftrace_direct_batch_mod_func
+RUN=/sys/kernel/debug/$MOD/run
+P=/sys/module/$MOD/parameters
+CALLS=/sys/module/ftrace_direct_batch_mod/parameters/calls
+fail() {
+	echo "FAIL: $*"
+	dmesg | grep "$MOD:" | tail -n 20
+	echo mod_detach >$RUN 2>/dev/null
+	echo 0 >$P/mod_ip
+	rmmod $MOD 2>/dev/null
+	rmmod $TMOD 2>/dev/null
+	exit 1
+}
+run() { echo "$1" >$RUN || fail "$MOD: $1 failed"; }
+modprobe $MOD || { echo "SKIP: no $MOD"; exit 4; }
+modprobe $TMOD || { rmmod $MOD; echo "SKIP: no $TMOD"; exit 4; }
+
+# The function's address, written to mod_ip
+set_ip() {
+	ip=$(grep " $FN \[ftrace_direct_batch_mod\]" $T/available_filter_functions_addrs | cut -d' ' -f1)
+	[ -n "$ip" ] || fail "$FN is not traceable"
+	echo "0x$ip" >$P/mod_ip
+}
+# The function is called N times, and ftsdo_test's trampoline saw M calls
+calls() {
+	echo "$1" >$CALLS || fail "cannot call $FN"
+	echo "$2" >$P/mod_calls
+	run mod_expect
+}
+is_direct() {
+	grep -A1 "^$FN" $T/enabled_functions | grep -q -e " D " -e "direct-->"
+}
+
+set_ip
+old=$ip
+run mod_attach
+is_direct || fail "$FN is not a direct site"
+calls 4 4
+rmmod $TMOD || fail "cannot remove $TMOD while its function is attached without a reference"
+run mod_detach
+modprobe $TMOD || fail "cannot load $TMOD again"
+set_ip
+echo "$TMOD loaded again, $FN at $ip (was $old)"
+is_direct && fail "$FN of the module loaded again is a direct site"
+calls 2 0
+run mod_attach
+is_direct || fail "$FN of the module loaded again is not a direct site once attached"
+calls 6 6
+run mod_detach
+is_direct && fail "$FN is still a direct site after the detach"
+calls 1 0
+echo 0 >$P/mod_ip
+rmmod $MOD
+rmmod $TMOD
+echo PASS
