@@ -446,11 +446,12 @@ static bool hits_match(const int *calls, const unsigned long *tramp,
 	return true;
 }
 
-/* --- ops_func ------------------------------------------------------ */
+/* --- ops ----------------------------------------------------------- */
 
 /*
- * Share the targets with an IPMODIFY ops (a livepatch, see "mod"): the
- * trampolines return into whatever the ops made of the function.
+ * ftsdo_ops.ops_func: share the functions with an IPMODIFY ops (a
+ * livepatch, see "mod"); the trampolines return into whatever the ops made
+ * of the function.
  */
 static int ftsdo_ops_func(struct ftrace_ops *op, unsigned long ip,
 			  enum ftrace_ops_cmd cmd)
@@ -458,7 +459,7 @@ static int ftsdo_ops_func(struct ftrace_ops *op, unsigned long ip,
 	return 0;
 }
 
-/* A plain ops that does nothing, on target @i, registered */
+/* The callback of the plain ops of callbench: does nothing */
 static void ftsdo_plain_func(unsigned long ip, unsigned long parent_ip,
 			     struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
