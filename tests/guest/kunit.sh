@@ -43,7 +43,7 @@ injected() {
 # Suites that may be modules: load the module, which runs the suite; or,
 # built in, run the suite again now that faults can be injected (at boot
 # its allocation failure case skipped).
-for s in "ftrace_direct_kunit ftrace_direct_batch 11"; do
+for s in "ftrace_direct_kunit ftrace_direct_batch 13"; do
 	set -- $s
 	if find /lib/modules -name "$1.ko*" | grep -q .; then
 		modprobe "$1" || fail "modprobe $1"
@@ -59,7 +59,7 @@ for s in "ftrace_direct_kunit ftrace_direct_batch 11"; do
 done
 # Built-in suites (they read ftrace's internal tables) ran at boot:
 # check their reports where this kernel has them
-for s in "ftrace_md 6"; do
+for s in "ftrace_md 7"; do
 	set -- $s
 	[ -d "$D/$1" ] || continue
 	check "$1" "$2"
