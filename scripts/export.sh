@@ -5,7 +5,9 @@
 # --zero-commit and --no-signature keep commit ids and the git version out
 # of the files, so an unchanged series exports to unchanged files; the
 # base-commit: line names the base commit, which tree.sh makes the same on
-# every machine.
+# every machine.  --notes writes each commit's git note (checkpatch
+# findings and why they stay) below the "---" line: not part of the commit
+# message, and given back to the commit by apply_series_to (lib.sh).
 set -eu
 . "$(dirname "$0")/lib.sh"
 [ -d "$LINUX/.git" ] || die "no scratch tree at $LINUX: run make tree"
@@ -21,7 +23,7 @@ export_series() {
 	local d=$tmp/$1 f
 	[ "$(kgit rev-list --count "$3..$4")" -gt 0 ] ||
 		die "series $1 has no patches (cover commit $(kgit rev-parse --short "$3"))"
-	kgit format-patch -q --zero-commit --no-signature --stat=80 \
+	kgit format-patch -q --zero-commit --no-signature --stat=80 --notes \
 		--cover-letter --base="$BASE_TAG" --subject-prefix="$2" \
 		-o "$d" "$3..$4" >/dev/null
 	kgit log -1 --format=%B "$3" >"$tmp/msg"

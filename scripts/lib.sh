@@ -154,10 +154,11 @@ series_hash() {
 }
 
 # apply_series_to GITDIR: apply every series (cover commit, then git am of
-# its patches) on GITDIR's HEAD.  On a patch that does not apply, print it
-# with git's message and return 1, the am aborted.
+# its patches) on GITDIR's HEAD; a patch's notes (below its "---") become
+# the git note of its commit, in GIT_NOTES_REF when set.  On a patch that
+# does not apply, print it with git's message and return 1, the am aborted.
 apply_series_to() {
-	local dir=$1 d p msg
+	local dir=$1 d p msg note
 	msg=$(mktemp)
 	for d in $(series_dirs); do
 		if ! "$TOP/scripts/cover.py" message "$PATCHES/$d" >"$msg"; then
@@ -180,6 +181,9 @@ apply_series_to() {
 				rm -f "$msg"
 				return 1
 			fi
+			note=$("$TOP/scripts/patch-notes.py" "$PATCHES/$d/$p")
+			[ -z "$note" ] ||
+				LINUX=$dir kgit notes add -f -m "$note" HEAD
 		done
 	done
 	rm -f "$msg"

@@ -33,6 +33,8 @@ make_base() {
 }
 
 apply_series() {
+	# Rebases and amends carry the notes along (see export.sh).
+	kgit config notes.rewriteRef refs/notes/commits
 	kgit reset -q --hard "$BASE_TAG"
 	kgit clean -q -fdx
 	if ! apply_series_to "$LINUX"; then
