@@ -6,9 +6,11 @@
   results.py bench  OUTDIR OUT [ROUNDS]                 median and spread of make bench
   results.py bench-bpf BASEDIR SERIESDIR LARGEST_N       the BPF part, base beside series
 
-A test's result is one of PASS, XFAIL, UNSUPPORTED, UNTESTED, UNRESOLVED,
-FAIL.  Ranked best first: PASS = XFAIL > UNSUPPORTED = UNTESTED > UNRESOLVED
-> FAIL.  In `check`, a kselftest that ranks lower than on the base fails;
+A test's result is one of PASS, XFAIL, FLAKY, UNSUPPORTED, UNTESTED,
+UNRESOLVED, FAIL.  Ranked best first: PASS = XFAIL = FLAKY > UNSUPPORTED =
+UNTESTED > UNRESOLVED > FAIL.  FLAKY is an ftracetest test outside direct/
+that failed and then passed when the guest ran it again in the same boot
+(guest/check.sh); it is reported with a "# flaky" mark.  In `check`, a kselftest that ranks lower than on the base fails;
 so does a test the base does not have (a new test) unless it passes or is
 skipped; a test that is as bad as on the base is reported as a TODO and
 counted as skipped, with the reason tests/baseline/ARCH-known.txt gives for
@@ -19,7 +21,7 @@ import re
 import statistics
 import sys
 
-RANK = {"PASS": 3, "XFAIL": 3, "UNSUPPORTED": 2, "UNTESTED": 2,
+RANK = {"PASS": 3, "XFAIL": 3, "FLAKY": 3, "UNSUPPORTED": 2, "UNTESTED": 2,
         "SKIP": 2, "UNRESOLVED": 1, "FAIL": 0, "CRASH": 0, "MISSING": 0}
 
 
@@ -35,16 +37,16 @@ def read_lines(outdir, name):
         return [line.rstrip("\r\n") for line in fh]
 
 
-def ftracetest(outdir):
-    """ftracetest -K prints KTAP lines that name a case by number and
-    description; the guest's FTSDO-CASE lines map numbers to .tc paths."""
+def ktap_cases(outdir, casefile, tag, ktap):
+    """The cases of one ftracetest run: {number: "ftrace/<path>"} from the
+    guest's "<tag> N path" lines, {name: result} from its KTAP lines."""
     cases = {}
-    for line in read_lines(outdir, "ftrace-cases.txt"):
-        m = re.search(r"FTSDO-CASE (\d+) (.*)$", line)
+    for line in read_lines(outdir, casefile):
+        m = re.search(r"%s (\d+) (.*)$" % tag, line)
         if m:
             cases[int(m.group(1))] = "ftrace/" + m.group(2).strip()
     res = {}
-    for line in read_lines(outdir, "ftracetest.ktap"):
+    for line in read_lines(outdir, ktap):
         m = re.match(r"(not ok|ok) (\d+) (.*?)(?: # (\S+))?\s*$", line)
         if not m:
             continue
@@ -55,6 +57,21 @@ def ftracetest(outdir):
         else:
             r = "UNRESOLVED" if tag == "UNRESOLVED" else "FAIL"
         res[name] = r
+    return cases, res
+
+
+def ftracetest(outdir):
+    """ftracetest -K prints KTAP lines that name a case by number and
+    description; the guest's FTSDO-CASE lines map numbers to .tc paths.
+    A failed case that passed in the guest's retry run is FLAKY."""
+    cases, res = ktap_cases(outdir, "ftrace-cases.txt", "FTSDO-CASE",
+                            "ftracetest.ktap")
+    if os.path.exists(os.path.join(outdir, "ftracetest-retry.ktap")):
+        _, again = ktap_cases(outdir, "ftrace-retry-cases.txt", "FTSDO-RETRY",
+                              "ftracetest-retry.ktap")
+        for name, r in again.items():
+            if res.get(name) == "FAIL" and r == "PASS":
+                res[name] = "FLAKY"
     # The guest died: the first case without a result is where.
     for n in sorted(cases):
         if cases[n] not in res:
@@ -382,6 +399,9 @@ def main():
         if b is not None and RANK[r] < RANK[b]:
             lines.append("not ok %d %s # %s, base: %s" % (i, name, r, b))
             nfail += 1
+        elif r == "FLAKY":
+            lines.append("ok %d %s # flaky: failed, passed when run again in the same boot" % (i, name))
+            npass += 1
         elif RANK[r] == 3:
             lines.append("ok %d %s" % (i, name))
             npass += 1
@@ -406,7 +426,7 @@ def main():
     show = False
     for line in lines:
         if not line.startswith("#"):
-            show = line.startswith("not ok") and "# TODO" not in line
+            show = (line.startswith("not ok") and "# TODO" not in line) or "# flaky" in line
         if show:
             print(line)
     print("%d passed, %d failed, %d skipped" % (npass, nfail, nskip))
