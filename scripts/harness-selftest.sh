@@ -4,10 +4,13 @@
 #   (a) a patch adding WARN_ON(1) on a boot path fails the check run;
 #   (b) a patch breaking one ftracetest test fails it, naming that test;
 #   (d) a WARN raised by a test after boot, when the console loglevel no
-#       longer shows it, fails the check run: found in the saved kernel log.
-# (a), (b) and (d) share one build (the boot WARN fires only with
+#       longer shows it, fails the check run: found in the saved kernel log;
+#   (e) a test that fails once and passes when the guest runs it again is
+#       reported "# flaky" and counted as passed (guest/check.sh's retry),
+#       while (b)'s test, which fails twice, still fails the run.
+# (a), (b), (d) and (e) share one build (the boot WARN fires only with
 # ftsdo.selftest_boot_warn on the command line) and two boots in parallel
-# with short ftracetest subsets: (a)+(b), and (d) alone.
+# with short ftracetest subsets: (a)+(b), and (d)+(e).
 # SELFTEST_DIR (default build/selftest) is where it works.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -105,10 +108,21 @@ open(p, "w").write("""\
 # description: harness self-test: raise a kernel WARN after boot
 echo 1 > /sys/kernel/debug/ftsdo_selftest_warn
 """)
+# (e): fails the first time it runs in a boot, passes the second.
+p = root + "/tools/testing/selftests/ftrace/test.d/00basic/ftsdo-selftest-flaky.tc"
+open(p, "w").write("""\
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: harness self-test: fail once, then pass
+[ -e /tmp/ftsdo-selftest-flaky ] && exit_pass
+: > /tmp/ftsdo-selftest-flaky
+exit_fail
+""")
 PY
 # -f: the Debian source tree's .gitignore ignores everything new.
 git -C "$ST/linux" add -f kernel/ftsdo_selftest.c \
-	tools/testing/selftests/ftrace/test.d/00basic/ftsdo-selftest-warn.tc
+	tools/testing/selftests/ftrace/test.d/00basic/ftsdo-selftest-warn.tc \
+	tools/testing/selftests/ftrace/test.d/00basic/ftsdo-selftest-flaky.tc
 git -C "$ST/linux" -c user.name=ftrace-sdo -c user.email=ftrace-sdo@users.noreply.invalid \
 	commit -q -a -m "harness self-test: WARN at boot or from a test, break basic2.tc"
 OBJ=$ST/obj/$ARCH_NAME		# ST/linux + ST/obj: ccache-friendly layout
@@ -121,7 +135,7 @@ fi
 OBJ=$OBJ EXTRA_APPEND="ftsdo.selftest_boot_warn ftsdo.only=ftrace ftsdo.ftrace=00basic/basic1.tc,00basic/basic2.tc" \
 	"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$ST/run" 1200 >"$ST/run.out" 2>&1 &
 pid_ab=$!
-OBJ=$OBJ EXTRA_APPEND="ftsdo.only=ftrace ftsdo.ftrace=00basic/ftsdo-selftest-warn.tc" \
+OBJ=$OBJ EXTRA_APPEND="ftsdo.only=ftrace ftsdo.ftrace=00basic/ftsdo-selftest-warn.tc,00basic/ftsdo-selftest-flaky.tc" \
 	"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$ST/run-d" 1200 >"$ST/run-d.out" 2>&1 &
 pid_d=$!
 wait $pid_ab || true
@@ -147,5 +161,10 @@ echo "$out" | grep -E 'error:|not ok|passed,' | sed 's/^/    /'
 	grep -q 'dmesg.txt.*WARNING:.*ftsdo_selftest' "$ST/run-d/splats.txt" &&
 	! grep -q 'WARNING:' "$ST/run-d/console.log"
 verdict $? "(d) a WARN raised by a test after boot fails the check (found in the saved kernel log)"
+grep -q '^ok .* ftrace/00basic/ftsdo-selftest-flaky.tc # flaky' "$ST/check-d.tap" &&
+	grep -q 'FTSDO-RETRY 1 00basic/ftsdo-selftest-flaky.tc' "$ST/run-d/ftrace-retry-cases.txt" &&
+	grep -q '^not ok .* ftrace/00basic/basic2.tc # FAIL, base: PASS' "$ST/check.tap" &&
+	grep -q 'FTSDO-RETRY 1 00basic/basic2.tc' "$ST/run/ftrace-retry-cases.txt"
+verdict $? "(e) a test that fails once and passes on its retry is flaky; one that fails twice still fails"
 echo "$ok passed, $bad failed, 0 skipped"
 [ $bad = 0 ]
