@@ -166,5 +166,8 @@ grep -q '^ok .* ftrace/00basic/ftsdo-selftest-flaky.tc # flaky' "$ST/check-d.tap
 	grep -q '^not ok .* ftrace/00basic/basic2.tc # FAIL, base: PASS' "$ST/check.tap" &&
 	grep -q 'FTSDO-RETRY 1 00basic/basic2.tc' "$ST/run/ftrace-retry-cases.txt"
 verdict $? "(e) a test that fails once and passes on its retry is flaky; one that fails twice still fails"
+# The sabotaged copy of the tree and its patches go: only the logs, the
+# results and the objects (for ccache-speed reruns) stay.
+rm -rf "$ST/linux" "$ST/patches"
 echo "$ok passed, $bad failed, 0 skipped"
 [ $bad = 0 ]
