@@ -9,14 +9,14 @@ S := scripts
 B := build
 OBJ := $(B)/obj/$(ARCH_NAME)
 
-.PHONY: all demo deps tree build rootfs check check-lockdep check-cfi check-bpf baseline-bpf baseline bench export verify \
+.PHONY: all demo deps tree build rootfs check harness-unit check-lockdep check-cfi check-bpf baseline-bpf baseline bench export verify \
 	series-check build-matrix harness-selftest clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile; echo; \
-	echo "other targets: deps tree build rootfs baseline bench check-lockdep check-cfi check-bpf baseline-bpf export verify series-check build-matrix harness-selftest clean"
+	echo "other targets: deps tree build rootfs harness-unit baseline bench check-lockdep check-cfi check-bpf baseline-bpf export verify series-check build-matrix harness-selftest clean"
 
 deps:
 	@$(S)/deps.sh
@@ -33,8 +33,13 @@ rootfs: build
 demo: rootfs
 	@$(S)/demo.sh $(ARCH_NAME)
 
-check: rootfs
+# The harness's own unit tests first (results.py's parser and verdicts,
+# on captured console logs), then suite "check" of configs/suites.
+check: harness-unit rootfs
 	@CHECK_ARCHES="$${CHECK_ARCHES:-$(ARCH_NAME) arm64}" $(S)/check-all.sh
+
+harness-unit:
+	@python3 -m unittest discover -q -s tests/harness
 
 # The series' direct-call tests on a lockdep kernel.
 check-lockdep: tree

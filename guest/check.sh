@@ -4,29 +4,35 @@
 # (Debian's bpftrace and bpftool, where the guest has them).  Raw results go to
 # /results; the host turns them into TAP and compares them with the base.
 #
-# Kernel command line knobs (for the harness self-test and for iterating):
-#   ftsdo.ftrace=dir/a.tc,dir/b.tc   run only these ftracetest tests
-#   ftsdo.only=ftrace                skip the livepatch and project tests
-#   ftsdo.shard=K/N                  run the ftracetest cases i with i % N == K - 1
-#   ftsdo.parts=ftrace,livepatch,project,tools   what to run (default: all)
-#   ftsdo.project=a.sh,b.sh          run only these project tests
+# What runs: FTSDO_TESTS (guest/init, from ftsdo.tests= on the kernel
+# command line), comma-separated selectors:
+#   ftrace                 every ftracetest test (but guest/skip.txt's)
+#   ftrace/dir/a.tc        one test; ftrace/dir/ the tests of a directory
+#   ...@K/N                (after an ftrace selector) shard K of N: the
+#                          selected tests i with i % N == K - 1
+#   livepatch, tools       the livepatch selftests, the tools tests
+#   project, project/a.sh  the project's tests, or one of them
+# Default: ftrace,livepatch,project,tools.
 R=/results
-arg() { sed -n "s/.*ftsdo\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
-sel=$(arg ftrace | tr ',' ' ')
-only=$(arg only)
-shard=$(arg shard)
-parts=$(arg parts)
-[ "$only" = ftrace ] && parts=ftrace
-[ -n "$parts" ] || parts=ftrace,livepatch,project,tools
-part() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
+parts="" sel="" projsel="" shard=""
+for s in $(echo "${FTSDO_TESTS:-ftrace,livepatch,project,tools}" | tr ',' ' '); do
+	case $s in *@*) shard=${s#*@} s=${s%@*} ;; esac
+	p=${s%%/*}
+	parts="$parts,$p"
+	case $s in
+	ftrace) sel="$sel ./" ;;
+	ftrace/*) sel="$sel ${s#ftrace/}" ;;
+	project/*) projsel="$projsel,${s#project/}" ;;
+	esac
+done
+part() { case "$parts," in *",$1,"*) return 0 ;; esac; return 1; }
 
 part ftrace && {
 echo "== ftracetest"
 mkdir -p $R/ftrace-logs
 cd /selftests/ftrace || exit 1
-# All tests but those of /guest/skip.txt (tests that crash the base); a
-# directory (dir/) in ftsdo.ftrace= stands for its tests.
-[ -n "$sel" ] || sel=./
+# All selected tests but those of /guest/skip.txt (tests that crash the
+# base); a directory (dir/) stands for its tests.
 sel=$(for s in $sel; do
 	case $s in
 	*/) (cd test.d && find "$s" -name '*.tc' | sed 's|^\./||' | sort) ;;
@@ -93,7 +99,7 @@ cd /
 }
 
 # No livepatch selftests where the kernel has no livepatch (arm64).
-[ -d /selftests/livepatch ] || parts=$(echo ",$parts," | sed 's/,livepatch,/,/')
+[ -d /selftests/livepatch ] || parts=$(echo "$parts," | sed 's/,livepatch,/,/g')
 part livepatch && {
 echo "== livepatch selftests"
 : >$R/livepatch.txt
@@ -108,5 +114,5 @@ cat $R/livepatch.txt
 # The tools tests before the project's: on the unpatched base some of the
 # project's tests end in an oops (make baseline still records what ran).
 part tools && sh /guest/project-tests.sh tools
-part project && sh /guest/project-tests.sh
+part project && sh /guest/project-tests.sh project "${projsel#,}"
 exit 0

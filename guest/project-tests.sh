@@ -1,13 +1,14 @@
 #!/bin/sh
-# Run the project's own guest tests, /guest/tests/*.sh, or with "tools" the
-# tools tests, /guest/tools/*.sh (Debian's bpftrace and bpftool).  Each one
-# exits 0 (pass), 4 (skip, as in kselftest) or anything else (fail).
+# Run the project's own guest tests, /guest/tests/*.sh ("project"), or the
+# tools tests, /guest/tools/*.sh ("tools": Debian's bpftrace and bpftool);
+# with a second argument a.sh,b.sh only those.  Each one exits 0 (pass),
+# 4 (skip, as in kselftest) or anything else (fail).
 # Results: /results/GROUP.txt ("RC GROUP/NAME"), logs GROUP-NAME.log.
+# Usage: project-tests.sh project|tools [a.sh,b.sh]
 R=/results
-group=project dir=/guest/tests
-# ftsdo.project=a.sh,b.sh: only these project tests
-sel=$(sed -n 's/.*ftsdo\.project=\([^ ]*\).*/\1/p' /proc/cmdline)
-[ "${1:-}" = tools ] && group=tools dir=/guest/tools sel=
+group=$1 sel=${2:-}
+dir=/guest/tests
+[ "$group" = tools ] && dir=/guest/tools
 echo "== $group tests"
 : >"$R/$group.txt"
 for t in "$dir"/*.sh; do

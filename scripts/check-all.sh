@@ -1,7 +1,7 @@
 #!/bin/bash
-# make check: the guest test suite of every architecture in CHECK_ARCHES
-# (default "x86_64 arm64"), each compared with its own recorded base
-# (scripts/check.sh), then one line for all of them:
+# make check: suite "check" of configs/suites on every architecture in
+# CHECK_ARCHES (default "x86_64 arm64"), each compared with its own
+# recorded base (scripts/suite.sh), then one line for all of them:
 # "N passed, N failed, N skipped", also in build/results/summary.
 # The first architecture's kernel is built by make; the others are built
 # here, at nice 19 beside the first one's guests: TCG guests leave a core
@@ -43,7 +43,7 @@ for a in "${arches[@]}"; do
 			continue
 		}
 	fi
-	"$TOP/scripts/check.sh" "$a" || rc=1
+	"$TOP/scripts/suite.sh" check "$a" || rc=1
 	s=$(cat "$BUILD/results/$a/summary" 2>/dev/null)
 	if ! echo "$s" | grep -qE '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$'; then
 		echo "error: no results for $a: it counts as one failure" >&2

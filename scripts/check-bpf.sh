@@ -14,7 +14,8 @@
 # as a second initramfs archive, /bpf.  The guest runs the tests of
 # tests/bpf-selftests/select.txt; every subtest is a result
 # (bpf/TEST/SUBTEST), compared with tests/baseline/x86_64-bpf.txt as
-# make check compares its tests; TAP in build/results/x86_64-bpf/check.tap.
+# make check compares its tests; TAP in build/results/x86_64-bpf/check.tap,
+# the boot in build/results/x86_64-bpf/run.
 #
 # Usage: check-bpf.sh [series|base]   (base: record the base's results)
 set -eu
@@ -22,15 +23,14 @@ set -eu
 SIDE=${1:-series}
 ARCH_NAME=x86_64
 case $SIDE in
-series) SRC=$LINUX OBJ=$BUILD/obj/$ARCH_NAME-bpf OUT=$BUILD/results/$ARCH_NAME-bpf ;;
+series) SRC=$LINUX OBJ=$BUILD/obj/$ARCH_NAME-bpf ;;
 base)
 	base_worktree
-	SRC=$BASE_SRC OBJ=$BUILD/base/obj/$ARCH_NAME-bpf OUT=$BUILD/results/$ARCH_NAME-bpf-base
+	SRC=$BASE_SRC OBJ=$BUILD/base/obj/$ARCH_NAME-bpf
 	export BASE_BUILD=1
 	;;
 *) die "usage: check-bpf.sh [series|base]" ;;
 esac
-BASELINE=$TOP/tests/baseline/$ARCH_NAME-bpf.txt
 DROP=$TOP/configs/bpf-selftests-drop.txt
 SEL=$TOP/tests/bpf-selftests/select.txt
 EXCL=$TOP/tests/bpf-selftests/exclude.txt
@@ -131,14 +131,10 @@ install_libs "$BR" "$BR/bin/rm"
 (cd "$BR" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 >>"$OBJ/rootfs.cpio.gz"
 log "rootfs: /bpf added ($(du -sh "$BR" | cut -f1))"
 
+# Suite "bpf" of configs/suites boots it (with 4G: headroom for
+# test_progs and its maps) and judges it against
+# tests/baseline/x86_64-bpf.txt, or records that file on the base.
 rc=0
-# 4G: headroom for test_progs and its maps; make check boots with 2G.
-QEMU_MEM=4G OBJ=$OBJ "$TOP/scripts/qemu-run.sh" "$ARCH_NAME" bpf "$OUT" 5400 || rc=$?
-if [ "$SIDE" = base ]; then
-	[ $rc = 0 ] || echo "warning: the base run was not clean; recording what it gave" >&2
-	"$TOP/scripts/results.py" record "$OUT" "$BASELINE" || rc=1
-else
-	"$TOP/scripts/results.py" check "$OUT" "$BASELINE" "$OUT/check.tap" || rc=1
-fi
+"$TOP/scripts/suite.sh" bpf "$ARCH_NAME" "$SIDE" || rc=$?
 log "check-bpf ($SIDE) took $(( $(date +%s) - start ))s"
 exit $rc

@@ -8,12 +8,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-ARCH_NAME=$1 SRC=$2 OBJ=$3
-case $ARCH_NAME in
-x86_64) KARCH=x86_64; MAKEVARS="" ;;
-arm64) KARCH=arm64; MAKEVARS="CROSS_COMPILE=aarch64-linux-gnu-" ;;
-*) die "unknown arch $ARCH_NAME" ;;
-esac
+arch_load "$1"
+SRC=$2 OBJ=$3
 frags="$TOP/configs/base.config $TOP/configs/$ARCH_NAME.config"
 mkdir -p "$OBJ"
 # Options the series adds; the unpatched base (BASE_BUILD=1) has no such symbols.
@@ -46,13 +42,11 @@ if [ -f "$OBJ/.config" ] && [ -z "$(find $frags -newer "$OBJ/.config")" ]; then
 	exit 0
 fi
 
-# shellcheck disable=SC2086
-kmake() { make -s -C "$SRC" O="$OBJ" ARCH=$KARCH $MAKEVARS $LLVM_VARS "$@"; }
-kmake tinyconfig >/dev/null || die "make tinyconfig failed for $ARCH_NAME in $SRC"
+kmake "$SRC" "$OBJ" -s tinyconfig >/dev/null || die "make tinyconfig failed for $ARCH_NAME in $SRC"
 # shellcheck disable=SC2086
 (cd "$OBJ" && KCONFIG_CONFIG=.config "$SRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" .config $frags >/dev/null) ||
 	die "merge_config.sh failed for $ARCH_NAME ($frags)"
-kmake olddefconfig >/dev/null || die "make olddefconfig failed for $ARCH_NAME"
+kmake "$SRC" "$OBJ" -s olddefconfig >/dev/null || die "make olddefconfig failed for $ARCH_NAME"
 
 bad=0
 # shellcheck disable=SC2086

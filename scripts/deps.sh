@@ -29,26 +29,28 @@ if [ -n "$missing" ]; then
 	$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
-# Debian arm64 packages unpacked into DIR, not installed: installing
-# them next to the host's amd64 ones would upgrade host packages (the
-# multiarch copies must have the same version).
-# Usage: unpack_arm64 DIR PACKAGE...
-add_arm64() {
-	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-		$SUDO dpkg --add-architecture arm64
+# The guest packages of every booted architecture that is not the host's
+# (DEB_ARCH in configs/arch/ARCH) are Debian packages unpacked into
+# build/, not installed: installing them next to the host's amd64 ones
+# would upgrade host packages (the multiarch copies must have the same
+# version).
+add_foreign() {
+	if ! dpkg --print-foreign-architectures | grep -qx "$1"; then
+		$SUDO dpkg --add-architecture "$1"
 		$SUDO apt-get update -qq
 	fi
 }
-unpack_arm64() {
-	local dir=$1 dl
-	shift
-	echo "deps: fetching $* (arm64) into ${dir#$TOP/}"
-	add_arm64
+# Usage: unpack DEB_ARCH DIR PACKAGE...
+unpack() {
+	local da=$1 dir=$2 dl
+	shift 2
+	echo "deps: fetching $* ($da) into ${dir#$TOP/}"
+	add_foreign "$da"
 	dl=$(mktemp -d)
 	chmod 777 "$dl"	# apt-get download drops to the _apt user
-	(cd "$dl" && apt-get download -qq "${@/%/:arm64}" 2>/dev/null) ||
-		{ $SUDO apt-get update -qq && (cd "$dl" && apt-get download -qq "${@/%/:arm64}"); } ||
-		die "could not download $* for arm64"
+	(cd "$dl" && apt-get download -qq "${@/%/:$da}" 2>/dev/null) ||
+		{ $SUDO apt-get update -qq && (cd "$dl" && apt-get download -qq "${@/%/:$da}"); } ||
+		die "could not download $* for $da"
 	rm -rf "$dir.new"
 	mkdir -p "$dir.new"
 	for deb in "$dl"/*.deb; do
@@ -58,22 +60,27 @@ unpack_arm64() {
 	mv "$dir.new" "$dir"
 }
 
-# The arm64 guest's busybox.
-[ -x "$BUILD/busybox-arm64/bin/busybox" ] ||
-	unpack_arm64 "$BUILD/busybox-arm64" busybox-static
-[ -x "$BUILD/busybox-arm64/bin/busybox" ] || die "no bin/busybox in busybox-static:arm64"
-# A sysroot to link tests/bpf statically for arm64.
-SR=$BUILD/arm64-sysroot
-[ -f "$SR/usr/lib/aarch64-linux-gnu/libbpf.a" ] ||
-	unpack_arm64 "$SR" libc6-dev linux-libc-dev libbpf-dev libelf-dev zlib1g-dev
-[ -f "$SR/usr/lib/aarch64-linux-gnu/libbpf.a" ] || die "no libbpf.a in $SR"
-# Debian's bpftrace and bpftool for the arm64 guest (rootfs.sh's
-# tools.cpio.gz), with every package they depend on.
-if [ ! -x "$BUILD/arm64-tools/usr/bin/bpftrace" ]; then
-	add_arm64
-	# shellcheck disable=SC2046
-	unpack_arm64 "$BUILD/arm64-tools" $(apt-cache depends --recurse --no-recommends \
-		--no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances \
-		bpftrace:arm64 bpftool:arm64 | sed -n 's/^\([a-z0-9][^ ]*\):arm64$/\1/p' | sort -u)
-fi
-[ -x "$BUILD/arm64-tools/usr/bin/bpftrace" ] || die "no usr/bin/bpftrace in bpftrace:arm64"
+for f in "$TOP"/configs/arch/*; do
+	[ "$(basename "$f")" != README ] || continue
+	arch_load "$(basename "$f")"
+	[ -n "$DEB_ARCH" ] || continue
+	# The guest's busybox (BUSYBOX: build/busybox-DEB_ARCH/bin/busybox)
+	[ -x "$BUSYBOX" ] || unpack "$DEB_ARCH" "${BUSYBOX%/bin/busybox}" busybox-static
+	[ -x "$BUSYBOX" ] || die "no bin/busybox in busybox-static:$DEB_ARCH"
+	# A sysroot to link tests/bpf statically
+	SR=$BUILD/$DEB_ARCH-sysroot
+	[ -f "$SR/usr/lib/$MULTIARCH/libbpf.a" ] ||
+		unpack "$DEB_ARCH" "$SR" libc6-dev linux-libc-dev libbpf-dev libelf-dev zlib1g-dev
+	[ -f "$SR/usr/lib/$MULTIARCH/libbpf.a" ] || die "no libbpf.a in $SR"
+	# Debian's bpftrace and bpftool for the guest (TOOLS_ROOT, rootfs.sh's
+	# tools.cpio.gz), with every package they depend on.
+	if [ ! -x "$TOOLS_ROOT/usr/bin/bpftrace" ]; then
+		add_foreign "$DEB_ARCH"
+		# shellcheck disable=SC2046
+		unpack "$DEB_ARCH" "$TOOLS_ROOT" $(apt-cache depends --recurse --no-recommends \
+			--no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances \
+			"bpftrace:$DEB_ARCH" "bpftool:$DEB_ARCH" |
+			sed -n "s/^\([a-z0-9][^ ]*\):$DEB_ARCH\$/\1/p" | sort -u)
+	fi
+	[ -x "$TOOLS_ROOT/usr/bin/bpftrace" ] || die "no usr/bin/bpftrace in bpftrace:$DEB_ARCH"
+done

@@ -129,20 +129,20 @@ OBJ=$ST/obj/$ARCH_NAME		# ST/linux + ST/obj: ccache-friendly layout
 "$TOP/scripts/build.sh" "$ARCH_NAME" "$ST/linux" "$OBJ" >"$ST/build.log" 2>&1 ||
 	die "self-test kernel did not build ($ST/build.log)"
 "$TOP/scripts/rootfs.sh" "$ARCH_NAME" "$ST/linux" "$OBJ" >/dev/null
-if [ "$ARCH_NAME" = x86_64 ]; then
-	"$TOP/scripts/kvm-probe.sh" "$OBJ" >/dev/null	# once, before two boots
-fi
-OBJ=$OBJ EXTRA_APPEND="ftsdo.selftest_boot_warn ftsdo.only=ftrace ftsdo.ftrace=00basic/basic1.tc,00basic/basic2.tc" \
+arch_load "$ARCH_NAME"
+[ "$ACCEL" != kvm-probe ] ||
+	"$TOP/scripts/kvm-probe.sh" "$ARCH_NAME" "$OBJ" >/dev/null	# once, before two boots
+OBJ=$OBJ BOOT_APPEND="ftsdo.selftest_boot_warn ftsdo.tests=ftrace/00basic/basic1.tc,ftrace/00basic/basic2.tc" \
 	"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$ST/run" 1200 >"$ST/run.out" 2>&1 &
 pid_ab=$!
-OBJ=$OBJ EXTRA_APPEND="ftsdo.only=ftrace ftsdo.ftrace=00basic/ftsdo-selftest-warn.tc,00basic/ftsdo-selftest-flaky.tc" \
+OBJ=$OBJ BOOT_APPEND="ftsdo.tests=ftrace/00basic/ftsdo-selftest-warn.tc,ftrace/00basic/ftsdo-selftest-flaky.tc" \
 	"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$ST/run-d" 1200 >"$ST/run-d.out" 2>&1 &
 pid_d=$!
 wait $pid_ab || true
 wait $pid_d || true
 
 out="$(cat "$ST/run.out")
-$(SUBSET=1 "$TOP/scripts/results.py" check "$ST/run" "$TOP/tests/baseline/$ARCH_NAME.txt" "$ST/check.tap" 2>&1)" && rc=0 || rc=$?
+$("$TOP/scripts/results.py" check --subset --base "$TOP/tests/baseline/$ARCH_NAME.txt" --tap "$ST/check.tap" "$ST/run" 2>&1)" && rc=0 || rc=$?
 echo "$out" | grep -E 'error:|not ok|passed,' | sed 's/^/    /'
 echo "$out" | grep -q 'kernel splat' && echo "$out" | grep -q '^not ok .* harness/no-kernel-splat'
 verdict $? "(a) a WARN_ON(1) at boot fails the check"
@@ -151,7 +151,7 @@ echo "$out" | grep -q '^not ok .* ftrace/00basic/basic2.tc # FAIL, base: PASS' &
 verdict $? "(b) a broken ftracetest test fails the check, named"
 
 out="$(cat "$ST/run-d.out")
-$(SUBSET=1 "$TOP/scripts/results.py" check "$ST/run-d" "$TOP/tests/baseline/$ARCH_NAME.txt" "$ST/check-d.tap" 2>&1)" && rc=0 || rc=$?
+$("$TOP/scripts/results.py" check --subset --base "$TOP/tests/baseline/$ARCH_NAME.txt" --tap "$ST/check-d.tap" "$ST/run-d" 2>&1)" && rc=0 || rc=$?
 echo "$out" | grep -E 'error:|not ok|passed,' | sed 's/^/    /'
 # The WARN fails the run, it is found in the kernel log the guest saved,
 # and the console (loglevel 4 after boot) did not show it: without that

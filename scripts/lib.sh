@@ -33,29 +33,44 @@ fi
 
 die() { echo "error: $*" >&2; exit 1; }
 
-# What of the guest test suite runs on ARCH, as kernel command line knobs
-# for guest/check.sh.  x86_64 runs all of it.  arm64 runs the direct-call
-# ftracetest tests and the project tests: its TCG is slower, and tests
-# that trace every function (with code patching that flushes TCG's
-# translations) take minutes each; arm64 6.12 has no livepatch.
-suite_append() {
-	case $1 in
-	arm64) echo "ftsdo.ftrace=direct/" ;;
-	esac
+# arch_load ARCH: the variables of configs/arch/ARCH (see its README),
+# the only place architectures differ; sets ARCH_NAME.  Paths in it that
+# do not start with / are relative to the repository.
+arch_load() {
+	local f=$TOP/configs/arch/$1
+	[ -f "$f" ] || die "unknown architecture '$1' (no configs/arch/$1)"
+	KARCH="" CROSS_COMPILE="" IMAGE="" QEMU="" MACHINE="" CPU="" CONSOLE=""
+	ACCEL=tcg BUSYBOX="" HOST_TOOLS=no TOOLS_ROOT="" MULTIARCH="" DEB_ARCH=""
+	BENCH_PARTS=""
+	# shellcheck disable=SC1090
+	. "$f"
+	ARCH_NAME=$1
+	case $BUSYBOX in /* | "") ;; *) BUSYBOX=$TOP/$BUSYBOX ;; esac
+	case $TOOLS_ROOT in /* | "") ;; *) TOOLS_ROOT=$TOP/$TOOLS_ROOT ;; esac
 }
 
-# A kernel variant of the scratch tree with one more config fragment
-# (check-lockdep, check-cfi): built with its rootfs into
-# build/obj/ARCH-NAME.  Sets OBJ, OUT (its results directory) and
-# DIRECT_TESTS (the direct-call ftracetest tests, comma-separated).
+# kmake SRC OBJ ARGS...: make in the kernel tree SRC, objects in OBJ, for
+# the loaded architecture: every kernel build of the harness goes through
+# here (ccache, cross compiler, LLVM=, reproducible build stamps).
+# With LLVM (FTSDO_LLVM), clang takes its target from CROSS_COMPILE.
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
+export KBUILD_BUILD_USER=ftrace-sdo KBUILD_BUILD_HOST=qemu
+kmake() {
+	local src=$1 obj=$2 cc=$KCC
+	shift 2
+	[ -n "$LLVM_VARS" ] || cc=$CROSS_COMPILE$KCC
+	command -v ccache >/dev/null && cc="ccache $cc"
+	# shellcheck disable=SC2086
+	make -C "$src" O="$obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" \
+		CC="$cc" $LLVM_VARS "$@"
+}
+
+# build_variant ARCH NAME FRAGMENT: a kernel of the scratch tree with one
+# more config fragment (check-lockdep, check-cfi), with its rootfs, in
+# build/obj/ARCH-NAME (the "kernel" NAME of configs/suites).
 build_variant() {
-	local arch=$1 name=$2 fragment=$3
-	OBJ=$BUILD/obj/$arch-$name
-	OUT=$BUILD/results/$arch-$name
-	EXTRA_CONFIG=$fragment "$TOP/scripts/build.sh" "$arch" "$LINUX" "$OBJ"
-	"$TOP/scripts/rootfs.sh" "$arch" "$LINUX" "$OBJ"
-	DIRECT_TESTS=$(cd "$LINUX/tools/testing/selftests/ftrace/test.d" &&
-		ls direct/*.tc | paste -sd, -)
+	EXTRA_CONFIG=$3 "$TOP/scripts/build.sh" "$1" "$LINUX" "$BUILD/obj/$1-$2"
+	"$TOP/scripts/rootfs.sh" "$1" "$LINUX" "$BUILD/obj/$1-$2"
 }
 log() { echo "== $*"; }
 
@@ -76,7 +91,7 @@ install_libs() {
 install_sysroot_libs() {
 	local lib d
 	for lib in $(readelf -d "$3" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
-		for d in lib/aarch64-linux-gnu usr/lib/aarch64-linux-gnu; do
+		for d in lib/$MULTIARCH usr/lib/$MULTIARCH; do
 			[ -e "$2/$d/$lib" ] || continue
 			if [ ! -e "$1/$d/$lib" ] && [ ! -e "${4:-$1}/$d/$lib" ]; then
 				install -D -m 755 "$(readlink -f "$2/$d/$lib")" "$1/$d/$lib"

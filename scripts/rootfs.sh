@@ -4,26 +4,20 @@
 # selftests of the tree that was built, trace-cmd and a few GNU tools the
 # selftests rely on (x86_64 only: they are copied from the host), and the
 # project's guest scripts and tests.  Also tools.cpio.gz: bpftrace
-# and bpftool (see the end).
+# and bpftool (see the end).  What differs between architectures comes
+# from configs/arch/ARCH.
 # Usage: rootfs.sh ARCH [SRC] [OBJ]
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-ARCH_NAME=${1:-x86_64}
+arch_load "${1:-x86_64}"
 SRC=${2:-$LINUX}
 OBJ=${3:-$BUILD/obj/$ARCH_NAME}
 OUT=$OBJ/rootfs.cpio.gz
 ROOT=$OBJ/rootfs
-case $ARCH_NAME in
-x86_64) KARCH=x86_64; CROSS="" ;;
-arm64) KARCH=arm64; CROSS=aarch64-linux-gnu- ;;
-*) die "unknown arch $ARCH_NAME" ;;
-esac
-# shellcheck disable=SC2086
-kmake() {
-	make -s -C "$SRC" O="$OBJ" ARCH=$KARCH CROSS_COMPILE=$CROSS \
-		CC="ccache ${CROSS}$KCC" $LLVM_VARS -j"$JOBS" "$@"
-}
+CROSS=$CROSS_COMPILE
+# make in this tree and object directory, quietly, in parallel
+kmk() { kmake "$SRC" "$OBJ" -s -j"$JOBS" "$@"; }
 
 # Copy a dynamically linked host binary and the libraries it needs.
 copy_host_bin() {
@@ -37,10 +31,7 @@ rm -rf "$ROOT"
 mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,root,results,mnt}
 
 # busybox: the shell and most commands.
-case $ARCH_NAME in
-x86_64) BB=/bin/busybox ;;
-arm64) BB=$BUILD/busybox-arm64/bin/busybox ;;
-esac
+BB=$BUSYBOX
 [ -x "$BB" ] || die "busybox for $ARCH_NAME not found at $BB"
 install -m 755 "$BB" "$ROOT/bin/busybox"
 for a in $("$TOP/scripts/busybox-applets.sh" "$BB"); do
@@ -48,7 +39,7 @@ for a in $("$TOP/scripts/busybox-applets.sh" "$BB"); do
 done
 
 # Modules, with modules.dep for modprobe.
-kmake INSTALL_MOD_PATH="$ROOT" INSTALL_MOD_STRIP=1 modules_install >/dev/null
+kmk INSTALL_MOD_PATH="$ROOT" INSTALL_MOD_STRIP=1 modules_install >/dev/null
 KREL=$(cat "$OBJ/include/config/kernel.release")
 rm -f "$ROOT/lib/modules/$KREL/build"
 mkdir -p "$ROOT/lib/modules/$KREL/build"	# livepatch selftests want KDIR
@@ -63,9 +54,9 @@ rm -rf "$FM"
 if grep -q "	update_ftrace_direct_add	" "$OBJ/Module.symvers"; then
 	mkdir -p "$FM"
 	cp "$TOP/tests/ftsdo-test/Kbuild" "$TOP"/tests/ftsdo-test/*.[ch] "$FM/"
-	kmake M="$FM" modules >"$FM/build.log" 2>&1 ||
+	kmk M="$FM" modules >"$FM/build.log" 2>&1 ||
 		die "building tests/ftsdo-test failed (${FM#$TOP/}/build.log)"
-	kmake M="$FM" INSTALL_MOD_PATH="$ROOT" INSTALL_MOD_STRIP=1 INSTALL_MOD_DIR=extra \
+	kmk M="$FM" INSTALL_MOD_PATH="$ROOT" INSTALL_MOD_STRIP=1 INSTALL_MOD_DIR=extra \
 		modules_install >/dev/null
 	[ -f "$ROOT/lib/modules/$KREL/extra/ftsdo_test.ko" ] ||
 		die "tests/ftsdo-test: no ftsdo_test.ko installed"
@@ -81,7 +72,7 @@ LP=$OBJ/livepatch-selftests
 rm -rf "$LP"
 if grep -q '^CONFIG_LIVEPATCH=y' "$OBJ/.config"; then
 	cp -a "$SRC/tools/testing/selftests/livepatch" "$LP"
-	kmake M="$LP/test_modules" modules >/dev/null
+	kmk M="$LP/test_modules" modules >/dev/null
 	${CROSS}gcc -static -O2 -o "$LP/test_klp-call_getpid" "$LP/test_klp-call_getpid.c"
 	mkdir -p "$ROOT/selftests/livepatch/test_modules"
 	cp "$LP"/*.sh "$LP"/settings "$LP/test_klp-call_getpid" "$ROOT/selftests/livepatch/"
@@ -90,8 +81,9 @@ if grep -q '^CONFIG_LIVEPATCH=y' "$OBJ/.config"; then
 	done
 fi
 
-# Host tools the selftests use beyond busybox (GNU options), and trace-cmd.
-if [ "$ARCH_NAME" = x86_64 ]; then
+# Host tools the selftests use beyond busybox (GNU options), and trace-cmd:
+# where the guest runs the host's architecture (HOST_TOOLS).
+if [ "$HOST_TOOLS" = yes ]; then
 	for b in bash date stat sysctl getconf trace-cmd; do
 		copy_host_bin "$b"
 	done
@@ -131,9 +123,9 @@ fi
 bpfbin=${FTSDO_BPF_BIN:-$OBJ/bpf/ftsdo-bpf}
 if [ -z "${FTSDO_BPF_BIN:-}" ]; then
 	bpfvars=""
-	if [ "$ARCH_NAME" = arm64 ]; then
-		SR=$BUILD/arm64-sysroot
-		bpfvars="ARCH=arm64 LIBDIR=$SR/usr/lib/aarch64-linux-gnu"
+	if [ -n "$DEB_ARCH" ]; then
+		SR=$BUILD/$DEB_ARCH-sysroot
+		bpfvars="ARCH=$KARCH LIBDIR=$SR/usr/lib/$MULTIARCH"
 		set -- CC="${CROSS}gcc --sysroot=$SR"
 	else
 		set --
@@ -175,25 +167,21 @@ log "rootfs: ${OUT#$TOP/} ($(du -h "$OUT" | cut -f1), kernel $KREL)"
 # bpftrace brings LLVM and clang (200 MB of libraries): unpacking them
 # under TCG is not worth paying in every guest of make check.  x86_64: the
 # host's; arm64: the packages deps.sh unpacked, with their libraries and
-# glibc's loader.
+# glibc's loader (TOOLS_ROOT of configs/arch/ARCH).
 TR=$OBJ/tools-root
 rm -rf "$TR"
 mkdir -p "$TR/usr/bin" "$TR/usr/sbin"
-case $ARCH_NAME in
-x86_64)
-	install -m 755 "$(command -v bpftrace)" "$TR/usr/bin/bpftrace"
-	install -m 755 /usr/sbin/bpftool "$TR/usr/sbin/bpftool"
+install -m 755 "$TOOLS_ROOT/usr/bin/bpftrace" "$TR/usr/bin/bpftrace"
+install -m 755 "$TOOLS_ROOT/usr/sbin/bpftool" "$TR/usr/sbin/bpftool"
+if [ "$TOOLS_ROOT" = / ]; then
 	install_libs "$TR" "$TR/usr/bin/bpftrace" "$ROOT"
 	install_libs "$TR" "$TR/usr/sbin/bpftool" "$ROOT"
-	;;
-arm64)
-	AT=$BUILD/arm64-tools
-	install -m 755 "$AT/usr/bin/bpftrace" "$TR/usr/bin/bpftrace"
-	install -m 755 "$AT/usr/sbin/bpftool" "$TR/usr/sbin/bpftool"
-	install_sysroot_libs "$TR" "$AT" "$TR/usr/bin/bpftrace"
-	install_sysroot_libs "$TR" "$AT" "$TR/usr/sbin/bpftool"
-	ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$TR/lib/ld-linux-aarch64.so.1"
-	;;
-esac
+else
+	install_sysroot_libs "$TR" "$TOOLS_ROOT" "$TR/usr/bin/bpftrace"
+	install_sysroot_libs "$TR" "$TOOLS_ROOT" "$TR/usr/sbin/bpftool"
+	# The loader the binaries name (PT_INTERP), where they look for it
+	interp=$(readelf -l "$TR/usr/bin/bpftrace" | sed -n 's/.*interpreter: \(.*\)\]$/\1/p')
+	[ -e "$TR$interp" ] || ln -s "$MULTIARCH/$(basename "$interp")" "$TR$interp"
+fi
 (cd "$TR" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 >"$OBJ/tools.cpio.gz"
 log "rootfs: ${OBJ#$TOP/}/tools.cpio.gz (bpftrace, bpftool: $(du -h "$OBJ/tools.cpio.gz" | cut -f1))"
