@@ -9,14 +9,14 @@ S := scripts
 B := build
 OBJ := $(B)/obj/$(ARCH_NAME)
 
-.PHONY: all demo deps tree build rootfs check harness-unit check-lockdep check-cfi check-bpf baseline-bpf baseline bench export verify \
+.PHONY: all demo deps tree build rootfs check harness-unit check-lockdep check-debug check-cfi check-bpf baseline-bpf baseline bench export verify \
 	series-check build-matrix harness-selftest clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile; echo; \
-	echo "other targets: deps tree build rootfs harness-unit baseline bench check-lockdep check-cfi check-bpf baseline-bpf export verify series-check build-matrix harness-selftest clean"
+	echo "other targets: deps tree build rootfs harness-unit baseline bench check-lockdep check-debug check-cfi check-bpf baseline-bpf export verify series-check build-matrix harness-selftest clean"
 
 deps:
 	@$(S)/deps.sh
@@ -44,6 +44,11 @@ harness-unit:
 # The series' direct-call tests on a lockdep kernel.
 check-lockdep: tree
 	@$(S)/check-lockdep.sh $(ARCH_NAME)
+
+# The series and the base on debug kernels (KASAN, kmemleak, lockdep):
+# only what the base does not show fails.  Not in make check.
+check-debug: tree
+	@$(S)/check-debug.sh $(ARCH_NAME)
 
 # Build the unpatched base and record its test results in tests/baseline/.
 baseline: tree

@@ -115,4 +115,17 @@ cat $R/livepatch.txt
 # project's tests end in an oops (make baseline still records what ran).
 part tools && sh /guest/project-tests.sh tools
 part project && sh /guest/project-tests.sh project "${projsel#,}"
+
+# A kernel with kmemleak (make check-debug): scan twice, with a pause
+# (it reports only objects older than 5 s, and an object once), and keep
+# its report for the host, which compares it with the base's.
+K=/sys/kernel/debug/kmemleak
+if [ -w $K ]; then
+	echo "== kmemleak"
+	echo scan >$K
+	sleep 6
+	echo scan >$K
+	cat $K >$R/kmemleak.txt
+	echo "kmemleak: $(grep -c '^unreferenced object' $R/kmemleak.txt) objects reported"
+fi
 exit 0

@@ -8,12 +8,15 @@
   results.py bench md PADDIR HASHDIR OFFDIR --text-md BYTES --text-nomd BYTES
   results.py bench arm64 DIR
   results.py bench report --out FILE KEYFILE [KEYFILE ...]
+  results.py splats --base BASEDIR[,BASEDIR...] DIR
 
 Each DIR is one boot's result directory (a DIR may also be a comma
 separated list of them).  `check` judges the guests' results against the
 base's, which `record` wrote to tests/baseline/ARCH.txt; each `bench` part
 prints "name value" keys, and `bench report` puts the parts together and
-computes every ratio.
+computes every ratio.  `splats` compares the kernel reports of a boot
+with those of the base's boots of the same suite (make check-debug) and
+fails only the new ones.
 
 Results rank PASS = XFAIL = FLAKY > UNSUPPORTED = UNTESTED = SKIP >
 UNRESOLVED > FAIL = CRASH = MISSING.  `check` fails a test that ranks
@@ -36,6 +39,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from ftsdo.bench import bench_arm64, bench_bpf, bench_direct, bench_md, bench_report
+from ftsdo.splats import judge as splats_judge
 from ftsdo.verdict import check, record
 
 
@@ -53,7 +57,7 @@ def emit(lines_rc):
 
 
 def parser():
-    """The command line: subcommands check, record, bench <part>."""
+    """The command line: subcommands check, record, bench <part>, splats."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -86,6 +90,10 @@ def parser():
     o = bsub.add_parser("report", help="the parts together, with every ratio")
     o.add_argument("--out", required=True, help="bench.txt to write")
     o.add_argument("keyfiles", nargs="+", metavar="KEYFILE")
+    k = sub.add_parser("splats", help="a boot's kernel reports the base's boot lacks")
+    k.add_argument("--base", required=True, metavar="BASEDIR",
+                   help="the base's boots of the same suite (comma separated)")
+    k.add_argument("dir", metavar="DIR")
     return p
 
 
@@ -95,6 +103,8 @@ def main(argv=None):
         return check(dir_list(args.dirs), args.base, args.tap, args.subset)
     if args.cmd == "record":
         return record(dir_list(args.dirs), args.base)
+    if args.cmd == "splats":
+        return splats_judge(args.dir, dir_list([args.base]))
     if args.part == "direct":
         return emit(bench_direct(args.dir, args.rounds))
     if args.part == "bpf":

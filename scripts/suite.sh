@@ -70,7 +70,7 @@ opt() {
 
 mapfile -t ROWS < <(rows)
 [ ${#ROWS[@]} -gt 0 ] || die "configs/suites has no boot of suite '$SUITE' for $ARCH_NAME"
-base=$ARCH_NAME subset="" dirs=() pids=() expects=()
+base=$ARCH_NAME subset="" baserun="" dirs=() pids=() expects=()
 mkdir -p "$OUT"
 rm -f "$OUT/summary"
 rc=0
@@ -86,6 +86,7 @@ for row in "${ROWS[@]}"; do
 	fi
 	base=$(opt "$opts" base "$base")
 	[ -z "$(opt "$opts" subset)" ] || subset=--subset
+	[ -z "$(opt "$opts" base-run)" ] || baserun=yes
 	[ "$append" != - ] || append=""
 	bootline=$append
 	[ "$tests" = - ] || bootline="ftsdo.tests=$tests $append"
@@ -114,15 +115,30 @@ for i in "${!dirs[@]}"; do
 	echo "$(grep -q "$want" "$d/console.log"; echo $?) harness/console-shows" >>"$d/harness.txt"
 	grep -m1 "$want" "$d/console.log" | sed "s/^/== ${d##*/} boot: /" >&2 || true
 done
+# base-run: the kernel reports of each boot are judged against the base's
+# boots of the suite (results.py splats): only those the base does not
+# show fail.  qemu-run.sh failed the boot on any report; the harness
+# results of each boot say what failed.
+if [ -n "$baserun" ] && [ "$SIDE" = series ]; then
+	rc=0
+	bds=$(find "$OUT-base" -mindepth 2 -maxdepth 2 -name manifest -printf '%h,' 2>/dev/null)
+	[ -n "$bds" ] || die "no base run in ${OUT#$TOP/}-base: run it first (suite.sh $SUITE $ARCH_NAME base)"
+	for d in "${dirs[@]}"; do
+		log "kernel reports of ${d##*/}, against the base's:"
+		"$TOP/scripts/results.py" splats --base "${bds%,}" "$d" >&2 || true
+	done
+fi
 for d in "${dirs[@]}"; do
 	[ -f "$d/ftracetest.ktap" ] && grep '^# Totals' "$d/ftracetest.ktap" |
 		sed "s|^# |ftracetest ${d##*/}: |" >&2
 done
 
+# The recorded base, or with base-run the base's run of this very suite
 BASELINE=$TOP/tests/baseline/$base.txt
+[ -z "$baserun" ] || BASELINE=$BUILD/results/$ARCH_NAME-$SUITE-base/baseline.txt
 if [ "$SIDE" = base ]; then
 	[ $rc = 0 ] || echo "warning: the base run was not clean; recording what it gave" >&2
-	mkdir -p "$TOP/tests/baseline"
+	mkdir -p "$(dirname "$BASELINE")"
 	"$TOP/scripts/results.py" record --base "$BASELINE" "${dirs[@]}"
 	exit
 fi

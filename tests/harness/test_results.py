@@ -26,7 +26,7 @@ SCRIPTS = os.path.normpath(os.path.join(HERE, "..", "..", "scripts"))
 # The package scripts/ftsdo/, without leaving a __pycache__ in scripts/
 sys.dont_write_bytecode = True
 sys.path.insert(0, SCRIPTS)
-from ftsdo import bench, guest, ktap, verdict
+from ftsdo import bench, guest, ktap, splats, verdict
 
 
 def load_results():
@@ -513,6 +513,54 @@ class Bench(Workdir):
             "direct_shared_md_over_hash 0.667", "direct_shared_md_over_off 0.500",
             "filter_ip_over_nomd 1.500", "filter_ip_over_nomd_hash 3.000"])
         self.assertIn("# *_batch_linearity: *_batch_ms / (8 x *_batch_ms_n8) of the medians", lines)
+
+
+
+# ---------------------------------------------------------------------------
+# Kernel reports against the base's (make check-debug)
+# ---------------------------------------------------------------------------
+
+class Splats(Workdir):
+    """data/splats: a base boot with a WARNING, a KASAN report and a leak;
+    the series' boot of the same tests with those (at other line numbers,
+    addresses and PIDs) and one new report of each kind."""
+
+    def test_signatures(self):
+        sigs = splats.boot_signatures(data("splats/series"))
+        self.assertEqual(sigs, [
+            "WARNING: kernel/trace/trace.c run_tracer_selftest",
+            "KASAN: slab-use-after-free in trace_fprobe_release",
+            "KASAN: slab-out-of-bounds in ftrace_md_set_update",
+            "lockdep: possible circular locking dependency detected: direct_mutex ftrace_lock",
+            "BUG: BUG: kernel NULL pointer dereference, address: N at call_direct_funcs_hash",
+            "leak: size 64 from trace_fprobe_create < dyn_event_create",
+            "leak: size 4096 from ftrace_md_grow < update_ftrace_direct_add"])
+
+    def test_only_new_reports_fail(self):
+        new, known = splats.compare(data("splats/series"), [data("splats/base")])
+        self.assertEqual([sig for sig, _ in known], [
+            "KASAN: slab-use-after-free in trace_fprobe_release",
+            "WARNING: kernel/trace/trace.c run_tracer_selftest",
+            "leak: size 64 from trace_fprobe_create < dyn_event_create"])
+        self.assertEqual(len(new), 4)
+        self.assertIn(("KASAN: slab-out-of-bounds in ftrace_md_set_update", 1), new)
+
+    def test_judge_rewrites_the_harness_result(self):
+        import shutil
+        for side in ("base", "series"):
+            shutil.copytree(data("splats/" + side), os.path.join(self.tmp, side))
+        series, base = os.path.join(self.tmp, "series"), os.path.join(self.tmp, "base")
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            self.assertEqual(splats.judge(series, [base]), 1)
+        self.assertIn("NEW: KASAN: slab-out-of-bounds in ftrace_md_set_update (x1)",
+                      out.getvalue().splitlines())
+        self.assertEqual(read(os.path.join(series, "harness.txt")),
+                         ["0 harness/guest-completed", "1 harness/no-kernel-splat"])
+        # the same reports as the base: the boot passes
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(splats.judge(base, [base]), 0)
+        self.assertEqual(read(os.path.join(base, "harness.txt")),
+                         ["0 harness/no-kernel-splat"])
 
 
 if __name__ == "__main__":
