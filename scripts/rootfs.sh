@@ -136,6 +136,13 @@ if [ -z "${FTSDO_BPF_BIN:-}" ]; then
 fi
 install -m 755 "$bpfbin" "$ROOT/usr/bin/ftsdo-bpf"
 
+# failnth (tests/failnth): one file operation with the N-th fault
+# injection point of its task failing, for the fault sweep tests
+sysroot=""
+[ -z "$DEB_ARCH" ] || sysroot=--sysroot=$BUILD/$DEB_ARCH-sysroot
+"${CROSS}gcc" $sysroot -static -O2 -Wall -o "$ROOT/usr/bin/failnth" \
+	"$TOP/tests/failnth/failnth.c" || die "building tests/failnth failed"
+
 # Users and groups: the tracefs gid= and ownership tests
 # (00basic/mount_options.tc, test_ownership.tc) pick another group and
 # user from /etc/group and /etc/passwd.
