@@ -9,20 +9,9 @@ command -v ftsdo-bpf >/dev/null || { echo "SKIP: no ftsdo-bpf"; exit 4; }
 D=/sys/kernel/debug
 [ -d $D/failslab ] || mount -t debugfs none $D 2>/dev/null
 [ -d $D/failslab ] || { echo "SKIP: no failslab in debugfs"; exit 4; }
-saved=""
-knob() { # file value
-	[ -w "$1" ] || return 0
-	saved="$saved $1=$(cat "$1")"
-	echo "$2" >"$1"
-}
-knob $D/failslab/ignore-gfp-wait N
-knob $D/failslab/verbose 0
-knob $D/fail_page_alloc/ignore-gfp-wait N
-knob $D/fail_page_alloc/min-order 0
-knob $D/fail_page_alloc/verbose 0
+. /guest/tests/faults.inc
+fault_knobs_set
 ftsdo-bpf release-nomem
 rc=$?
-for kv in $saved; do
-	echo "${kv#*=}" >"${kv%%=*}"
-done
+fault_knobs_restore
 exit $rc

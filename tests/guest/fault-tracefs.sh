@@ -13,26 +13,16 @@ fail() { echo "FAIL: $*"; exit 1; }
 [ -r $T/direct_functions ] || { echo "SKIP: no direct_functions"; exit 4; }
 command -v failnth >/dev/null || fail "no failnth in the rootfs"
 [ -w /proc/self/fail-nth ] || fail "no /proc/self/fail-nth (CONFIG_FAULT_INJECTION)"
+[ -d $D/failslab ] && [ -d $D/fail_page_alloc ] || fail "no failslab or fail_page_alloc in debugfs"
 # Fail GFP_KERNEL allocations and pages of any order, quietly; the knobs
 # are put back at the end
-saved=""
-knob() { # file value
-	[ -w "$1" ] || fail "no $1"
-	saved="$saved $1=$(cat "$1")"
-	echo "$2" >"$1"
-}
-knob $D/failslab/ignore-gfp-wait N
-knob $D/failslab/verbose 0
-knob $D/fail_page_alloc/ignore-gfp-wait N
-knob $D/fail_page_alloc/min-order 0
-knob $D/fail_page_alloc/verbose 0
+. /guest/tests/faults.inc
+fault_knobs_set
 # Lines that do not change: the old API's multi example
 modprobe ftrace-direct-multi || fail "modprobe ftrace-direct-multi"
 cleanup() {
 	rmmod ftrace-direct-multi 2>/dev/null
-	for kv in $saved; do
-		echo "${kv#*=}" >"${kv%%=*}"
-	done
+	fault_knobs_restore
 }
 trap cleanup EXIT
 total=0
