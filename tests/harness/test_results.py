@@ -561,6 +561,11 @@ class Splats(Workdir):
             self.assertEqual(splats.judge(base, [base]), 0)
         self.assertEqual(read(os.path.join(base, "harness.txt")),
                          ["0 harness/no-kernel-splat"])
+        # a kernel log that lost its start fails, whatever the base shows
+        with open(os.path.join(base, "splats.txt"), "w") as fh:
+            fh.write("harness: the kernel log does not reach back to boot\n")
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(splats.judge(base, [base]), 1)
 
 
 if __name__ == "__main__":
