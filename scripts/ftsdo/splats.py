@@ -22,6 +22,8 @@ kmemleak's report (kmemleak.txt, the guest's copy of
 import os
 import re
 
+from .expected import filter_lines
+
 TIME = re.compile(r"^\[\s*\d+\.\d+\](?:\[\s*[CT]\d+\])?\s?")
 FUNC = r"([A-Za-z0-9_.$]+)\+0x[0-9a-f]+/0x[0-9a-f]+"
 WARN = re.compile(r"WARNING: CPU: \d+ PID: \d+ at (\S+?):\d+ " + FUNC)
@@ -54,10 +56,11 @@ def strip(line):
 
 
 def read(path):
+    """The lines of a log, without the reports a test announced"""
     if not os.path.exists(path):
         return []
     with open(path, errors="replace") as fh:
-        return [strip(line) for line in fh]
+        return [strip(line) for line in filter_lines(fh)]
 
 
 def log_signatures(lines):

@@ -754,6 +754,32 @@ static int fail_nth_read(void)
 }
 
 /*
+ * The setup of the fault sweeps: fail-nth opened, the programs loaded,
+ * whether direct_functions exists (*have_dfn), PASS lines quiet.  NULL
+ * with *rc set when the sweep cannot run.
+ */
+static struct fentry_fexit *nomem_load(const char *what, const char *fn,
+				       bool *have_dfn, int *rc)
+{
+	struct fentry_fexit *s;
+
+	fail_nth_fd = open(FAIL_NTH, O_RDWR);
+	if (fail_nth_fd < 0) {
+		*rc = unsupported(what, "no %s (CONFIG_FAULT_INJECTION)", FAIL_NTH);
+		return NULL;
+	}
+	if (!find_tracefs()) {
+		*rc = unsupported(what, "tracefs not available");
+		return NULL;
+	}
+	*have_dfn = tracefs_lines_naming("direct_functions", fn) >= 0;
+	s = ff_load(what, rc);
+	if (s)
+		print_pass = verbose;
+	return s;
+}
+
+/*
  * The release of a trampoline's last link must not fail: close the link
  * of fentry1 (bpf_fentry_test1) with the n-th fault injectable allocation
  * of this thread failing, n = 1, 2, ... until a close injects nothing, and
@@ -775,17 +801,9 @@ static int cmd_release_nomem(int argc, char **argv)
 	bool have_dfn;
 	char tag[64];
 
-	fail_nth_fd = open(FAIL_NTH, O_RDWR);
-	if (fail_nth_fd < 0)
-		return unsupported(what, "no %s (CONFIG_FAULT_INJECTION)", FAIL_NTH);
-	if (!find_tracefs())
-		return unsupported(what, "tracefs not available");
-	have_dfn = tracefs_lines_naming("direct_functions", fn) >= 0;
-
-	s = ff_load(what, &rc);
+	s = nomem_load(what, fn, &have_dfn, &rc);
 	if (!s)
 		return rc;
-	print_pass = verbose;
 	for (n = 1; n < 10000 && !left; n++) {
 		fail_before = n_fail;
 		snprintf(tag, sizeof(tag), "%s: close %d", what, n);
@@ -839,6 +857,105 @@ static int cmd_release_nomem(int argc, char **argv)
 	expect(left > 0 && faulted,
 	       "%s: %d closes, %d with an allocation failure injected, the last without",
 	       what, closes, faulted);
+	return finish(what);
+}
+
+/*
+ * A link's attach fails only with ENOMEM and then changes nothing.  Two
+ * sweeps on bpf_fentry_test1: attach fentry1 alone (the function joins
+ * the shared direct ops), then fexit1 beside an attached fentry1 (a new
+ * trampoline image, the function retargeted).  For n = 1, 2, ... until an
+ * attach injects nothing: write n to fail-nth, create the link (one
+ * bpf(BPF_LINK_CREATE), the only system call before fail-nth is read
+ * back), then check: a failed attach returned ENOMEM, the new program sees
+ * no call and the one attached before sees every call, the function is
+ * in enabled_functions and direct_functions iff a program is attached; a
+ * successful one sees its calls, and its close takes it away again.
+ */
+static void attach_sweep(struct fentry_fexit *s, const char *what,
+			 struct bpf_program *prog, enum bpf_attach_type type,
+			 bool with_fentry, bool have_dfn, int *attaches,
+			 int *faulted)
+{
+	const char *fn = "bpf_fentry_test1";
+	int n, fd, err, left = 0, fail_before, fails = n_fail;
+	__u64 ent, ext;
+	char tag[96];
+
+	for (n = 1; n < 10000 && !left; n++) {
+		fail_before = n_fail;
+		snprintf(tag, sizeof(tag), "%s: attach %d", what, n);
+		if (fail_nth_write(n)) {
+			expect(false, "%s: write %s: %s", tag, FAIL_NTH, strerror(errno));
+			break;
+		}
+		fd = bpf_link_create(bpf_program__fd(prog), 0, type, NULL);
+		err = fd < 0 ? errno : 0;
+		left = fail_nth_read();
+		fail_nth_write(0);
+		(*attaches)++;
+		*faulted += !left;
+		expect(fd >= 0 || err == ENOMEM, "%s: failed with %s, not ENOMEM",
+		       tag, strerror(err));
+
+		ff_reset(s);
+		trigger(s, tag);
+		ent = s->bss->ent[0].hits;
+		ext = s->bss->ext[0].hits;
+		if (type == BPF_TRACE_FENTRY)
+			expect(ent == (fd >= 0), "%s: fentry1 saw %llu calls, expected %d",
+			       tag, (unsigned long long)ent, fd >= 0);
+		else
+			expect(ent == 1 && ext == (fd >= 0),
+			       "%s: fentry1 and fexit1 saw %llu and %llu calls, expected 1 and %d",
+			       tag, (unsigned long long)ent, (unsigned long long)ext,
+			       fd >= 0);
+		expect(tracefs_lines_naming("enabled_functions", fn) ==
+		       (fd >= 0 || with_fentry),
+		       "%s: %s in enabled_functions iff attached", tag, fn);
+		if (have_dfn)
+			expect(tracefs_lines_naming("direct_functions", fn) ==
+			       (fd >= 0 || with_fentry),
+			       "%s: %s in direct_functions iff attached", tag, fn);
+		if (fd >= 0)
+			close(fd);
+		if (n_fail != fail_before)
+			break;
+	}
+	/* The last attach injected nothing, unless a check stopped the sweep */
+	if (n_fail == fails)
+		expect(left > 0, "%s: still injecting after %d attaches", what,
+		       n - 1);
+}
+
+static int cmd_attach_nomem(int argc, char **argv)
+{
+	const char *what = "attach-nomem", *fn = "bpf_fentry_test1";
+	int rc = EXIT_FAIL, attaches[2] = {}, faulted[2] = {};
+	struct fentry_fexit *s;
+	struct bpf_link *link;
+	bool have_dfn;
+
+	s = nomem_load(what, fn, &have_dfn, &rc);
+	if (!s)
+		return rc;
+	attach_sweep(s, "attach-nomem: fentry1", s->progs.fentry1,
+		     BPF_TRACE_FENTRY, false, have_dfn, &attaches[0], &faulted[0]);
+	link = bpf_program__attach(s->progs.fentry1);
+	if (expect(link, "%s: attach fentry1: %s", what, strerror(errno))) {
+		attach_sweep(s, "attach-nomem: fexit1 beside fentry1",
+			     s->progs.fexit1, BPF_TRACE_FEXIT, true, have_dfn,
+			     &attaches[1], &faulted[1]);
+		bpf_link__destroy(link);
+	}
+	print_pass = true;
+	expect(tracefs_lines_naming("enabled_functions", fn) == 0,
+	       "%s: %s not in enabled_functions at the end", what, fn);
+	fentry_fexit__destroy(s);
+	close(fail_nth_fd);
+	expect(faulted[0] && faulted[1],
+	       "%s: %d and %d attaches, %d and %d with an allocation failure injected",
+	       what, attaches[0], attaches[1], faulted[0], faulted[1]);
 	return finish(what);
 }
 
@@ -1948,6 +2065,8 @@ static void usage(FILE *f)
 "                        programs; enabled_functions clean at the end\n"
 "  release-nomem         close a trampoline's last link with the n-th\n"
 "                        allocation failing (fail-nth), n = 1, 2, ...\n"
+"  attach-nomem          attach a link (the trampoline's first, then a\n"
+"                        second) with the n-th allocation failing\n"
 "  bench-attach N [--funcs-from FILE | --pattern PREFIX]\n"
 "                        N trivial fentry programs on N functions (0: all\n"
 "                        eligible); prints bpf_attach_ms, bpf_detach_ms,\n"
@@ -2009,6 +2128,8 @@ int main(int argc, char **argv)
 		return cmd_cycles(argc, argv);
 	if (!strcmp(cmd, "release-nomem"))
 		return cmd_release_nomem(argc, argv);
+	if (!strcmp(cmd, "attach-nomem"))
+		return cmd_attach_nomem(argc, argv);
 	if (!strcmp(cmd, "bench-attach"))
 		return cmd_bench_attach(argc, argv);
 	if (!strcmp(cmd, "call-cost"))

@@ -11,6 +11,9 @@
  *                                 byte reads (default 4096); its bytes
  *                                 go to stdout
  *   failnth N write FILE TEXT     open FILE for writing, write TEXT once
+ *   failnth N modload FILE [ARGS] load the module FILE (finit_module()),
+ *                                 with its parameters ARGS; FILE is
+ *                                 opened before the arming
  *
  * Prints on stderr one line: "failnth: injected=0|1 rc=0|-1 errno=E",
  * E being the errno of the failed call, or 0.  Exit status: 0 when the
@@ -21,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define MAX_OUT (16 << 20)
@@ -33,9 +37,10 @@ int main(int argc, char **argv)
 	ssize_t n;
 	long nth;
 
-	if (argc < 4 || (strcmp(argv[2], "read") && strcmp(argv[2], "write")) ||
-	    (!strcmp(argv[2], "write") && argc != 5)) {
-		fprintf(stderr, "usage: failnth N read FILE [CHUNK] | failnth N write FILE TEXT\n");
+	if (argc < 4 || (strcmp(argv[2], "read") && strcmp(argv[2], "write") &&
+			 strcmp(argv[2], "modload")) ||
+	    (!strcmp(argv[2], "write") && argc != 5) || argc > 5) {
+		fprintf(stderr, "usage: failnth N read FILE [CHUNK] | failnth N write FILE TEXT | failnth N modload FILE [ARGS]\n");
 		return 2;
 	}
 	nth = strtol(argv[1], NULL, 10);
@@ -48,13 +53,25 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	memset(out, 0, MAX_OUT);	/* fault the pages in before arming */
+	fd = -1;
+	if (!strcmp(argv[2], "modload")) {
+		fd = open(argv[3], O_RDONLY);
+		if (fd < 0) {
+			perror("failnth: the module");
+			return 2;
+		}
+	}
 	snprintf(num, sizeof(num), "%ld", nth);
 	if (write(nth_fd, num, strlen(num)) < 0) {
 		perror("failnth: /proc/self/fail-nth");
 		return 2;
 	}
 
-	if (!strcmp(argv[2], "read")) {
+	if (fd >= 0) {
+		if (syscall(SYS_finit_module, fd, argc > 4 ? argv[4] : "", 0))
+			err = errno;
+		close(fd);
+	} else if (!strcmp(argv[2], "read")) {
 		fd = open(argv[3], O_RDONLY);
 		if (fd < 0) {
 			err = errno;

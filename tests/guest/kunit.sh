@@ -4,7 +4,7 @@
 # built-in ones, which ran at boot; pass when every case of each KTAP
 # report in debugfs passed.
 D=/sys/kernel/debug/kunit
-fail() { echo "FAIL: $*"; exit 1; }
+fail() { echo "expect-allocfail-end" >/dev/kmsg; echo "FAIL: $*"; exit 1; }
 [ -d /sys/kernel/debug/tracing ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
 
 # The allocation failure cases inject with current->fail_nth: let them
@@ -14,6 +14,9 @@ for f in failslab fail_page_alloc; do
 	echo 0 >/sys/kernel/debug/$f/verbose
 done
 echo 0 >/sys/kernel/debug/fail_page_alloc/min-order
+# The allocator's reports of the failures are announced: not splats
+# (scripts/ftsdo/expected.py)
+echo "expect-allocfail-begin" >/dev/kmsg
 
 # A case may skip only for a reason listed here (the metadata off, a case
 # for the built-in suite, an architecture without the case): a skip for
@@ -43,7 +46,7 @@ injected() {
 # Suites that may be modules: load the module, which runs the suite; or,
 # built in, run the suite again now that faults can be injected (at boot
 # its allocation failure case skipped).
-for s in "ftrace_direct_kunit ftrace_direct_batch 13"; do
+for s in "ftrace_direct_kunit ftrace_direct_batch 15"; do
 	set -- $s
 	if find /lib/modules -name "$1.ko*" | grep -q .; then
 		modprobe "$1" || fail "modprobe $1"
@@ -57,11 +60,18 @@ for s in "ftrace_direct_kunit ftrace_direct_batch 13"; do
 		injected "$2"
 	fi
 done
-# Built-in suites (they read ftrace's internal tables) ran at boot:
-# check their reports where this kernel has them
-for s in "ftrace_md 7"; do
+# Built-in suites (they read ftrace's internal tables) ran at boot, where
+# this kernel has them: run them again now that faults can be injected
+for s in "ftrace_md 9"; do
 	set -- $s
 	[ -d "$D/$1" ] || continue
+	echo run >"$D/$1/run" || fail "$1: run it again"
 	check "$1" "$2"
 done
+# The metadata sweep injected something, where the metadata is on
+if [ -d $D/ftrace_md ] && ! grep -q "fmk_nomem.*ftrace_md=off" $D/ftrace_md/results; then
+	grep -q "fmk_nomem: register: [0-9]* runs" $D/ftrace_md/results ||
+		fail "ftrace_md: fmk_nomem did not sweep"
+fi
+echo "expect-allocfail-end" >/dev/kmsg
 echo "PASS"

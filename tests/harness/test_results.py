@@ -26,7 +26,7 @@ SCRIPTS = os.path.normpath(os.path.join(HERE, "..", "..", "scripts"))
 # The package scripts/ftsdo/, without leaving a __pycache__ in scripts/
 sys.dont_write_bytecode = True
 sys.path.insert(0, SCRIPTS)
-from ftsdo import bench, guest, ktap, splats, verdict
+from ftsdo import bench, expected, guest, ktap, splats, verdict
 
 
 def load_results():
@@ -514,6 +514,57 @@ class Bench(Workdir):
             "filter_ip_over_nomd 1.500", "filter_ip_over_nomd_hash 3.000"])
         self.assertIn("# *_batch_linearity: *_batch_ms / (8 x *_batch_ms_n8) of the medians", lines)
 
+
+
+# ---------------------------------------------------------------------------
+# Reports a test announced (scripts/ftsdo/expected.py)
+# ---------------------------------------------------------------------------
+
+class Expected(unittest.TestCase):
+    """Kernel log lines as try-nomem's dmesg.txt had them, cut down."""
+
+    ALLOCFAIL = [
+        "[  113.728282] failnth: vmalloc error: size 7080, vm_struct allocation failed, mode:0xcc0(GFP_KERNEL), nodemask=(null)\n",
+        "[  113.728859] CPU: 0 UID: 0 PID: 1121 Comm: failnth Tainted: G                 N 6.12.117+ #24\n",
+        "[  113.730965] Call Trace:\n",
+        "[  113.731129]  <TASK>\n",
+        "[  113.733078]  warn_alloc+0xf4/0x171\n",
+        "[  113.734134]  </TASK>\n",
+        "[  113.734398] Mem-Info:\n",
+    ]
+    WARN = [
+        "[   10.000000] WARNING: CPU: 1 PID: 99 at kernel/trace/ftrace.c:6500 update_ftrace_direct_mod+0x1/0x2\n",
+        "[   10.000001] Call Trace:\n",
+        "[   10.000002] ---[ end trace 0000000000000000 ]---\n",
+    ]
+
+    def out(self, lines):
+        return "".join(expected.filter_lines(lines))
+
+    def test_allocfail_bracket(self):
+        log = (["[ 1.0] expect-allocfail-begin\n"] + self.ALLOCFAIL +
+               self.ALLOCFAIL + ["[ 2.0] expect-allocfail-end\n"])
+        out = self.out(log)
+        self.assertNotIn("Call Trace:", out)
+        self.assertEqual(out.count("allocation failure report left out"), 2)
+        self.assertIn("Mem-Info:", out)
+
+    def test_allocfail_outside_a_bracket_stays(self):
+        self.assertIn("Call Trace:", self.out(self.ALLOCFAIL))
+
+    def test_allocfail_bracket_keeps_other_reports(self):
+        log = ["[ 1.0] expect-allocfail-begin\n"] + self.WARN
+        self.assertIn("WARNING: CPU: 1", self.out(log))
+
+    def test_warn_bracket(self):
+        log = (["[ 1.0] expect-warn-begin kernel/trace/ftrace.c\n"] + self.WARN +
+               ["[ 2.0] expect-warn-end\n"])
+        out = self.out(log)
+        self.assertNotIn("WARNING: CPU", out)
+        self.assertIn("expected WARNING from kernel/trace/ftrace.c left out", out)
+        # and a check-debug signature is not made of it either
+        self.assertEqual(splats.log_signatures(
+            [splats.strip(line) for line in expected.filter_lines(log)]), [])
 
 
 # ---------------------------------------------------------------------------
