@@ -210,14 +210,21 @@ def test_progs(outdir):
     subtest; the error logs that follow a failure repeat them and are not
     read.  A test name is bpf/TEST[/SUBTEST]; a subtest name seen again in
     the same test gets "#K" (its K-th run).  Results: OK, "OK (SKIP: k/m)",
-    SKIP, FAIL."""
+    SKIP, FAIL.  A failed (sub)test that passed when guest/bpf.sh ran it
+    again alone (test_progs-retry.txt) is FLAKY."""
     # Only a make check-bpf guest: read_lines() falls back to the console
     # of any guest that saved no test_progs.txt.
     lines = read_lines(outdir, "test_progs.txt")
     if not os.path.exists(os.path.join(outdir, "test_progs.txt")) and \
             not any(line.startswith("FTSDO-BEGIN run=bpf ") for line in lines):
         return {}
-    return test_progs_results(lines)
+    res = test_progs_results(lines)
+    if os.path.exists(os.path.join(outdir, "test_progs-retry.txt")):
+        again = test_progs_results(read_lines(outdir, "test_progs-retry.txt"))
+        for name, result in again.items():
+            if res.get(name) == "FAIL" and result == "PASS":
+                res[name] = "FLAKY"
+    return res
 
 
 def test_progs_results(lines):

@@ -257,6 +257,21 @@ class GuestResults(unittest.TestCase):
         self.assertEqual(res["bpf/ksyms_module"], "PASS")
         self.assertEqual(guest.test_progs(data("bpf")), res)
 
+    def test_test_progs_retry(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(data("bpf/test_progs.txt")) as src, \
+                    open(os.path.join(d, "test_progs.txt"), "w") as dst:
+                dst.write(src.read())
+            with open(os.path.join(d, "test_progs-retry.txt"), "w") as fh:
+                fh.write("#17/7    bpf_cookie/perf_event:OK\n"
+                         "#17      bpf_cookie:OK\n"
+                         "#99      other:OK\n")
+            res = guest.test_progs(d)
+        self.assertEqual(res["bpf/bpf_cookie/perf_event"], "FLAKY")
+        self.assertEqual(res["bpf/bpf_cookie"], "FLAKY")
+        self.assertEqual(res["bpf/bpf_cookie/lsm"], "PASS")
+        self.assertNotIn("bpf/other", res)
+
     def test_exitcodes(self):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, "project.txt"), "w") as fh:
