@@ -25,6 +25,8 @@
  *          mod_attach, mod_detach, mod_reset, mod_expect: attach the
  *                      function at parameter mod_ip to A, detach it, forget
  *                      its hits, check its hits against parameter mod_calls
+ *          mod_gone:   attaching mod_ip (of a removed module) fails with
+ *                      -EINVAL and changes nothing
  *  ips   - write whitespace separated hex addresses (for instance the first
  *          column of tracefs available_filter_functions_addrs) to append
  *          them to the benchmark candidates, "clear" empties the list.  The
@@ -544,6 +546,24 @@ static void test_mod_detach(void)
 		  "mod: detach the function");
 	check(!(ftsdo_ops.flags & FTRACE_OPS_FL_ENABLED), "mod: shared ops empty",
 	      "flags %lx count %lu", ftsdo_ops.flags, ops_filter_count(&ftsdo_ops));
+}
+
+/*
+ * The function's module was removed: its address is no ftrace location
+ * any more, so attaching it is bad input, refused with -EINVAL, and the
+ * shared ops is left as it was.
+ */
+static void test_mod_gone(void)
+{
+	unsigned long flags = ftsdo_ops.flags & FTRACE_OPS_FL_ENABLED;
+	unsigned long count = ops_filter_count(&ftsdo_ops);
+
+	check_ret(mod_hash_op(update_ftrace_direct_add), -EINVAL,
+		  "mod: attach a function of a removed module");
+	check((ftsdo_ops.flags & FTRACE_OPS_FL_ENABLED) == flags &&
+	      ops_filter_count(&ftsdo_ops) == count, "mod: shared ops unchanged",
+	      "flags %lx count %lu, was %lx %lu", ftsdo_ops.flags,
+	      ops_filter_count(&ftsdo_ops), flags, count);
 }
 
 /* Calls the script did not make (modprobe reads /proc/cmdline) */
@@ -1094,6 +1114,7 @@ static const struct {
 	{ "mod_detach",	test_mod_detach },
 	{ "mod_expect",	test_mod_expect },
 	{ "mod_reset",	test_mod_reset },
+	{ "mod_gone",	test_mod_gone },
 	{ "dfn_attach",	test_dfn_attach },
 	{ "dfn_call",	test_dfn_call },
 	{ "dfn_detach",	test_dfn_detach },

@@ -5,7 +5,8 @@
 # ftrace_direct_batch_mod_func() of the sample module
 # ftrace-direct-batch-mod without a reference, and the module is removed
 # while attached.  ftrace must cope: the stale entry can still be
-# deleted, and the module loaded again (its function often at the same
+# deleted, attaching its old address is refused (-EINVAL), and the
+# module loaded again (its function often at the same
 # address) is not attached until it is attached again, then normally.
 # Upstream has no such caller, so this lives in the harness, not in the
 # series.
@@ -52,6 +53,9 @@ is_direct || fail "$FN is not a direct site"
 calls 4 4
 rmmod $TMOD || fail "cannot remove $TMOD while its function is attached without a reference"
 run mod_detach
+# Bad input: the removed module's address is no function any more
+run mod_gone
+grep -q "^$old[[:space:]]" $T/direct_functions 2>/dev/null && fail "the removed function's address is in direct_functions"
 modprobe $TMOD || fail "cannot load $TMOD again"
 set_ip
 echo "$TMOD loaded again, $FN at $ip (was $old)"
