@@ -7,10 +7,17 @@
 #       longer shows it, fails the check run: found in the saved kernel log;
 #   (e) a test that fails once and passes when the guest runs it again is
 #       reported "# flaky" and counted as passed (guest/check.sh's retry),
-#       while (b)'s test, which fails twice, still fails the run.
-# (a), (b), (d) and (e) share one build (the boot WARN fires only with
-# ftsdo.selftest_boot_warn on the command line) and two boots in parallel
-# with short ftracetest subsets: (a)+(b), and (d)+(e).
+#       while (b)'s test, which fails twice, still fails the run;
+#   (f) a list function that reads a function's trampoline from its
+#       metadata once, before calling the function's ops, instead of at
+#       the shared direct ops's turn, fails the KUnit case
+#       fdk_window_table (a call held by an earlier ops while the function
+#       is retargeted then reaches the old trampoline), and only that
+#       case: the window test can fail.
+# (a), (b), (d), (e) and (f) share one build (the boot WARN fires only
+# with ftsdo.selftest_boot_warn on the command line) and three boots in
+# parallel: (a)+(b) and (d)+(e) with short ftracetest subsets, (f) with
+# the KUnit suites (project/kunit.sh).
 # SELFTEST_DIR (default build/selftest) is where it works.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -118,13 +125,29 @@ open(p, "w").write("""\
 : > /tmp/ftsdo-selftest-flaky
 exit_fail
 """)
+# (f): the metadata path of the list function takes the trampoline at
+# its start (x86_64: the metadata is in the padding by default).
+p = root + "/kernel/trace/ftrace.c"
+s = open(p).read()
+for old, new in (
+        ("\tstruct ftrace_md *md;\n\tunsigned int i;\n\n\tif (!ftrace_md_active()",
+         "\tstruct ftrace_md *md;\n\tunsigned long early;\n\tunsigned int i;\n\n\tif (!ftrace_md_active()"),
+        ("\tif (!set)\n\t\treturn true;\n\n\tfor (i = 0; i < set->nr; i++) {",
+         "\tif (!set)\n\t\treturn true;\n\tearly = READ_ONCE(md->direct);\t/* harness self-test */\n\n"
+         "\tfor (i = 0; i < set->nr; i++) {"),
+        ("\t\tif (ftrace_md_call_direct(op, md, fregs))\n\t\t\tcontinue;",
+         "\t\tif (op->func == call_direct_funcs_hash) {\n\t\t\tif (early)\n"
+         "\t\t\t\tarch_ftrace_set_direct_caller(fregs, early);\n\t\t\tcontinue;\n\t\t}")):
+    assert old in s, old
+    s = s.replace(old, new, 1)
+open(p, "w").write(s)
 PY
 # -f: the Debian source tree's .gitignore ignores everything new.
 git -C "$ST/linux" add -f kernel/ftsdo_selftest.c \
 	tools/testing/selftests/ftrace/test.d/00basic/ftsdo-selftest-warn.tc \
 	tools/testing/selftests/ftrace/test.d/00basic/ftsdo-selftest-flaky.tc
 git -C "$ST/linux" -c user.name=ftrace-sdo -c user.email=ftrace-sdo@users.noreply.invalid \
-	commit -q -a -m "harness self-test: WARN at boot or from a test, break basic2.tc"
+	commit -q -a -m "harness self-test: WARN at boot or from a test, break basic2.tc, read the trampoline early"
 OBJ=$ST/obj/$ARCH_NAME		# ST/linux + ST/obj: ccache-friendly layout
 "$TOP/scripts/build.sh" "$ARCH_NAME" "$ST/linux" "$OBJ" >"$ST/build.log" 2>&1 ||
 	die "self-test kernel did not build ($ST/build.log)"
@@ -138,8 +161,12 @@ pid_ab=$!
 OBJ=$OBJ BOOT_APPEND="ftsdo.tests=ftrace/00basic/ftsdo-selftest-warn.tc,ftrace/00basic/ftsdo-selftest-flaky.tc" \
 	"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$ST/run-d" 1200 >"$ST/run-d.out" 2>&1 &
 pid_d=$!
+OBJ=$OBJ BOOT_APPEND="ftsdo.tests=project/kunit.sh" \
+	"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$ST/run-f" 1200 >"$ST/run-f.out" 2>&1 &
+pid_f=$!
 wait $pid_ab || true
 wait $pid_d || true
+wait $pid_f || true
 
 out="$(cat "$ST/run.out")
 $("$TOP/scripts/results.py" check --subset --base "$TOP/tests/baseline/$ARCH_NAME.txt" --tap "$ST/check.tap" "$ST/run" 2>&1)" && rc=0 || rc=$?
@@ -166,6 +193,13 @@ grep -q '^ok .* ftrace/00basic/ftsdo-selftest-flaky.tc # flaky' "$ST/check-d.tap
 	grep -q '^not ok .* ftrace/00basic/basic2.tc # FAIL, base: PASS' "$ST/check.tap" &&
 	grep -q 'FTSDO-RETRY 1 00basic/basic2.tc' "$ST/run/ftrace-retry-cases.txt"
 verdict $? "(e) a test that fails once and passes on its retry is flaky; one that fails twice still fails"
+out="$(cat "$ST/run-f.out")
+$("$TOP/scripts/results.py" check --subset --base "$TOP/tests/baseline/$ARCH_NAME.txt" --tap "$ST/check-f.tap" "$ST/run-f" 2>&1)" && rc=0 || rc=$?
+echo "$out" | grep -E 'error:|not ok|passed,' | sed 's/^/    /'
+[ $rc != 0 ] && grep -q '^not ok .* kunit/ftrace_direct_batch/fdk_window_table' "$ST/check-f.tap" &&
+	[ "$(grep -c '^not ok .* kunit/' "$ST/check-f.tap")" = 1 ] &&
+	grep -q '^ok .* kunit/ftrace_direct_batch/fdk_race_first_add' "$ST/check-f.tap"
+verdict $? "(f) the trampoline read before the list function calls the ops fails fdk_window_table, and only it"
 # The sabotaged copy of the tree and its patches go: only the logs, the
 # results and the objects (for ccache-speed reruns) stay.
 rm -rf "$ST/linux" "$ST/patches"
