@@ -9,7 +9,10 @@
 #   ftrace                 every ftracetest test (but guest/skip.txt's)
 #   ftrace/dir/a.tc        one test; ftrace/dir/ the tests of a directory
 #   ...@K/N                (after an ftrace selector) shard K of N: the
-#                          selected tests i with i % N == K - 1
+#                          selected tests dealt out heaviest first, each
+#                          to the shard with the least time so far, by
+#                          the seconds guest/ftrace-weights.txt gives
+#                          them (10 for a test it does not list)
 #   livepatch, tools       the livepatch selftests, the tools tests
 #   project, project/a.sh  the project's tests, or one of them
 # Default: ftrace,livepatch,project,tools.
@@ -39,16 +42,32 @@ sel=$(for s in $sel; do
 	*) echo "$s" ;;
 	esac
 done)
+all=$(for t in $sel; do
+	grep -q "^$t " /guest/skip.txt 2>/dev/null || echo "$t"
+done)
+# Every guest deals the same list with the same weights: each test is in
+# exactly one shard, and the shards take about as long (so that no guest
+# of make check is the long pole).  Ties go to the lower shard, tests of
+# equal weight in list order.
+[ -z "$shard" ] || all=$(echo "$all" | awk -v k="${shard%/*}" -v n="${shard#*/}" \
+	-v wf=/guest/ftrace-weights.txt '
+	BEGIN { while ((getline l < wf) > 0) { split(l, a, " "); if (a[2] != "") w[a[2]] = a[1] } }
+	$0 != "" { c++; t[c] = $0; tw[c] = ($0 in w) ? w[$0] + 0 : 10; o[c] = c }
+	END {
+		for (i = 2; i <= c; i++)
+			for (j = i; j > 1 && tw[o[j - 1]] < tw[o[j]]; j--) {
+				x = o[j]; o[j] = o[j - 1]; o[j - 1] = x
+			}
+		for (s = 1; s <= n; s++) load[s] = 0
+		for (i = 1; i <= c; i++) {
+			b = 1
+			for (s = 2; s <= n; s++) if (load[s] < load[b]) b = s
+			load[b] += tw[o[i]]; sh[o[i]] = b
+		}
+		for (i = 1; i <= c; i++) if (sh[i] == k) print t[i]
+	}')
 tests=""
-i=0
-for t in $sel; do
-	grep -q "^$t " /guest/skip.txt 2>/dev/null && continue
-	i=$((i + 1))
-	if [ -n "$shard" ] && [ $(( (i - 1) % ${shard#*/} )) != $(( ${shard%/*} - 1 )) ]; then
-		continue
-	fi
-	tests="$tests test.d/$t"
-done
+for t in $all; do tests="$tests test.d/$t"; done
 # ftracetest numbers the cases in this order, then runs the tests flagged
 # "instance" again in an instance.  Print that map for the host.
 n=0
@@ -63,8 +82,20 @@ cat $R/ftrace-cases.txt
 # no test runs nothing (ftracetest without a test runs all of them, those
 # of skip.txt too).
 if [ -n "$tests" ]; then
+	start=$(date +%s)
 	# shellcheck disable=SC2086
-	./ftracetest -K -v -l $R/ftrace-logs $tests 2>&1 | tee $R/ftracetest.ktap
+	./ftracetest -K -v -k -l $R/ftrace-logs $tests 2>&1 | tee $R/ftracetest.ktap
+	# The seconds each test took, from the last write of its log (-k keeps
+	# them all) after the one before: ftrace-times.txt, what
+	# guest/ftrace-weights.txt is made of (the instance runs of a test
+	# are lines of their own).
+	prev=$start
+	for f in $(ls $R/ftrace-logs | grep -- '-log\.' | sort -n); do
+		n=${f%%-*}
+		t=$(stat -c %Y "$R/ftrace-logs/$f")
+		echo "$((t - prev)) $(sed -n "s/^FTSDO-CASE $n \([^ ]*\).*/\1/p" $R/ftrace-cases.txt)"
+		prev=$t
+	done >$R/ftrace-times.txt
 else
 	echo "== ftracetest: no test in this shard"
 	: >$R/ftracetest.ktap
