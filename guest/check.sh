@@ -90,12 +90,14 @@ if [ -n "$tests" ]; then
 	# guest/ftrace-weights.txt is made of (the instance runs of a test
 	# are lines of their own).
 	prev=$start
-	for f in $(ls $R/ftrace-logs | grep -- '-log\.' | sort -n); do
-		n=${f%%-*}
-		t=$(stat -c %Y "$R/ftrace-logs/$f")
-		echo "$((t - prev)) $(sed -n "s/^FTSDO-CASE $n \([^ ]*\).*/\1/p" $R/ftrace-cases.txt)"
-		prev=$t
-	done >$R/ftrace-times.txt
+	while read -r _ n name _; do
+		for f in "$R/ftrace-logs/$n"-*-log.*; do
+			[ -f "$f" ] || continue
+			t=$(stat -c %Y "$f")
+			echo "$((t - prev)) $name"
+			prev=$t
+		done
+	done <$R/ftrace-cases.txt >$R/ftrace-times.txt
 else
 	echo "== ftracetest: no test in this shard"
 	: >$R/ftracetest.ktap
