@@ -66,6 +66,16 @@ done)
 		}
 		for (i = 1; i <= c; i++) if (sh[i] == k) print t[i]
 	}')
+# 6.12's ringbuffer_subbuf_size.tc leaves the main buffer one sub-buffer
+# larger than its recorded size; a latency tracer then sizes the max
+# buffer from the recorded size, every swap of one CPU's buffer fails
+# (a WARN in update_max_tr_single()) and irqsoff_tracer.tc finds no trace.
+# The base does the same; in its one run snapshot.tc comes between and
+# heals it (docs/judging.md).  A shard need not hold snapshot.tc: run the
+# test last in its shard, where it changes nothing a later test reads.
+late="00basic/ringbuffer_subbuf_size.tc"
+all=$(for t in $all; do case " $late " in *" $t "*) ;; *) echo "$t" ;; esac; done
+	for t in $all; do case " $late " in *" $t "*) echo "$t" ;; esac; done)
 tests=""
 for t in $all; do tests="$tests test.d/$t"; done
 # ftracetest numbers the cases in this order, then runs the tests flagged
@@ -114,6 +124,13 @@ failed=$(sed -n 's/^not ok \([0-9]*\) .*/\1/p' $R/ftracetest.ktap |
 	done | grep -v '^direct/' | sort -u)
 if [ -n "$failed" ] && [ "$(echo "$failed" | wc -l)" -le 3 ]; then
 	echo "== ftracetest: retry of $(echo $failed)"
+	# After ringbuffer_subbuf_size.tc (see above): give each CPU's buffer
+	# the size it is recorded to have, which is what snapshot.tc's
+	# swap does in the base's run.
+	for f in /sys/kernel/tracing/per_cpu/cpu*/buffer_size_kb; do
+		read -r kb rest <"$f" || continue
+		[ -z "$rest" ] && [ "$kb" -gt 0 ] 2>/dev/null && echo "$kb" >"$f"
+	done
 	n=0
 	for t in $failed; do n=$((n + 1)); echo "FTSDO-RETRY $n $t"; done >$R/ftrace-retry-cases.txt
 	for t in $failed; do

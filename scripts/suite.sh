@@ -29,7 +29,7 @@ OUT=$OUT$sfx
 # The rows of SUITE for ARCH, named lists expanded: one line each,
 # "kernel boot tests opts append".
 rows() {
-	local line name value s a kernel boot tests opts append
+	local line name value s a kernel boot tests opts append sh
 	declare -A lists=()
 	while IFS= read -r line; do
 		case $line in "#"* | "") continue ;; esac
@@ -44,9 +44,15 @@ rows() {
 		for name in ${tests//,/ }; do
 			case $name in
 			@*)
+				# @list@K/N: the list, sharded (guest/check.sh
+				# takes the suffix of any ftrace selector for
+				# the whole selection)
+				sh=""
+				case ${name#@} in *@*) sh=@${name##*@} name=${name%@*} ;; esac
 				[ -n "${lists[${name#@}]:-}" ] ||
 					die "configs/suites: no list ${name} (suite $SUITE, boot $boot)"
 				name=${lists[${name#@}]}
+				[ -z "$sh" ] || name=${name%%,*}$sh${name#"${name%%,*}"}
 				;;
 			esac
 			value=$value${value:+,}$name
