@@ -46,7 +46,7 @@ injected() {
 # Suites that may be modules: load the module, which runs the suite; or,
 # built in, run the suite again now that faults can be injected (at boot
 # its allocation failure case skipped).
-for s in "ftrace_direct_kunit ftrace_direct_batch 16"; do
+for s in "ftrace_direct_kunit ftrace_direct_batch 17"; do
 	set -- $s
 	if find /lib/modules -name "$1.ko*" | grep -q .; then
 		modprobe "$1" || fail "modprobe $1"
