@@ -65,7 +65,7 @@ done
 # unless the metadata is off (its cases skip; a run through debugfs
 # reports a skip without its reason)
 md_mode=$(sed -n 's/^mode: //p' /sys/kernel/tracing/function_metadata 2>/dev/null)
-for s in "ftrace_md 9"; do
+for s in "ftrace_md 10"; do
 	set -- $s
 	[ -d "$D/$1" ] || continue
 	if [ "$md_mode" != off ]; then
@@ -77,6 +77,10 @@ done
 if [ -d $D/ftrace_md ] && [ "$md_mode" != off ]; then
 	grep -q "fmk_nomem: register: [0-9]* runs" $D/ftrace_md/results ||
 		fail "ftrace_md: fmk_nomem did not sweep"
+	# and, in padding mode (the hash then small), failed an add
+	[ "$md_mode" != padding ] ||
+		grep -q "fmk_add_nomem: add: .* [1-9][0-9]* without an entry" $D/ftrace_md/results ||
+		fail "ftrace_md: fmk_add_nomem failed no add"
 fi
 echo "expect-allocfail-end" >/dev/kmsg
 echo "PASS"
