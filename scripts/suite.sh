@@ -136,7 +136,7 @@ if [ -n "$baserun" ] && [ "$SIDE" = series ]; then
 fi
 for d in "${dirs[@]}"; do
 	[ -f "$d/ftracetest.ktap" ] && grep '^# Totals' "$d/ftracetest.ktap" |
-		sed "s|^# |ftracetest ${d##*/}: |" >&2
+		sed "s|^# |ftracetest ${d##*/}: |" >&2 || true
 done
 
 # The recorded base, or with base-run the base's run of this very suite
