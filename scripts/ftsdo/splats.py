@@ -18,12 +18,19 @@ numbers (the series moves the base's lines).  Kinds:
 The logs are the console, the kernel log the guest saved (dmesg.txt) and
 kmemleak's report (kmemleak.txt, the guest's copy of
 /sys/kernel/debug/kmemleak after its scans).
+
+Which lines of the console and the kernel log are reports, configs/splats
+says, the policy scripts/splat-scan.sh fails a boot on: a line it does not
+name is never one.  The kinds above are made of the lines it names.
 """
+import functools
 import os
 import re
 
 from .expected import filter_lines
 
+POLICY = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                      "..", "..", "configs", "splats")
 TIME = re.compile(r"^\[\s*\d+\.\d+\](?:\[\s*[CT]\d+\])?\s?")
 FUNC = r"([A-Za-z0-9_.$]+)\+0x[0-9a-f]+/0x[0-9a-f]+"
 WARN = re.compile(r"WARNING: CPU: \d+ PID: \d+ at (\S+?):\d+ " + FUNC)
@@ -50,25 +57,63 @@ ALLOC = re.compile(r"^(__?kmalloc|kmalloc|kmem_cache_alloc|kzalloc|kvmalloc|"
 NUMBERS = re.compile(r"0x[0-9a-f]+|\b\d+\b")
 
 
+def policy(path=POLICY):
+    """configs/splats: its prefix and its patterns, as splat-scan.sh reads
+    them (a line starting with # is a comment, a blank one is skipped)."""
+    prefix, patterns = [], []
+    with open(path) as fh:
+        for line in fh:
+            line = line.rstrip("\n")
+            if line.startswith("#") or not line.strip():
+                continue
+            if line.startswith("prefix "):
+                prefix.append(line[len("prefix "):])
+            else:
+                patterns.append(line)
+    if len(prefix) != 1 or not patterns:
+        raise ValueError("%s: want one prefix line and patterns" % path)
+    return prefix[0], patterns
+
+
+@functools.lru_cache(maxsize=None)
+def report_re(path=POLICY):
+    """The regex of configs/splats, PREFIX(PATTERN|PATTERN|...), the one
+    splat-scan.sh gives grep -E."""
+    prefix, patterns = policy(path)
+    return re.compile("%s(%s)" % (prefix, "|".join(patterns)))
+
+
+def is_report(line):
+    """Whether a kernel log line (timestamp kept) is a report."""
+    return report_re().search(line.rstrip("\r\n")) is not None
+
+
 def strip(line):
     """A log line without its timestamp and line end."""
     return TIME.sub("", line.rstrip("\r\n"))
 
 
 def read(path):
-    """The lines of a log, without the reports a test announced"""
+    """The lines of a log, without their line ends and the reports a test
+    announced."""
     if not os.path.exists(path):
         return []
     with open(path, errors="replace") as fh:
-        return [strip(line) for line in filter_lines(fh)]
+        return [line.rstrip("\r\n") for line in filter_lines(fh)]
 
 
 def log_signatures(lines):
-    """The signatures of the reports of a kernel log, in order."""
+    """The signatures of the reports of a kernel log (its lines as read()
+    gives them, timestamps kept), in order."""
+    report = [is_report(line) for line in lines]
+    lines = [strip(line) for line in lines]
     sigs = []
     i = 0
     while i < len(lines):
         line = lines[i]
+        if not report[i]:
+            i += 1
+            continue
         m = LOCKDEP.search(line)
         if m:
             title = m.group(1)
@@ -110,7 +155,7 @@ def log_signatures(lines):
             # "Oops: ..." after "BUG: kernel NULL pointer ...") belong to it
             last = i
             for j in range(i + 1, min(i + 6, len(lines))):
-                if OTHER.search(lines[j]):
+                if report[j] and OTHER.search(lines[j]):
                     last = j
             i = last + 1
             continue
