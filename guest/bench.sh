@@ -70,6 +70,8 @@ readf() { cat "$1" >/dev/null; }
 emit() {
 	k=$1
 	shift
+	# two numbers: split on purpose
+	# shellcheck disable=SC2046
 	set -- $(mean_max_ms "$@")
 	echo "${k}_ms $1"
 	echo "${k}_max_ms $2"

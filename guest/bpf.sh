@@ -10,7 +10,10 @@
 R=/results
 mkdir -p /sys/fs/bpf
 mount -t bpf bpf /sys/fs/bpf
+# not POSIX, but busybox ash and dash have both
+# shellcheck disable=SC3045
 ulimit -l unlimited
+# shellcheck disable=SC3045
 ulimit -n 4096
 cd /bpf || exit 1
 echo "== test_progs"
@@ -26,6 +29,8 @@ sed -n '/^All error logs:/q; s/^#[0-9]*[[:space:]]*\([^ /]*\):FAIL$/\1/p' $R/tes
 	while read -r t; do grep -q "^$t/" /tmp/failed || echo "$t"; done >>/tmp/failed
 n=$(wc -l </tmp/failed)
 if [ "$rc" = 1 ] && [ "$n" -ge 1 ] && [ "$n" -le 3 ]; then
+	# the names on one line: split on purpose
+	# shellcheck disable=SC2046
 	echo "== test_progs: retry of $(echo $(cat /tmp/failed))"
 	for t in $(cat /tmp/failed); do
 		./test_progs -t "$t" 2>&1

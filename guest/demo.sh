@@ -31,7 +31,7 @@ fi
 tc=; command -v trace-cmd >/dev/null && tc=1
 echo "== direct_functions: 16 functions attached${tc:+, trace-cmd recording ftsdo_target_04}"
 echo dfn_attach >$D/run
-cd /tmp
+cd /tmp || exit 1
 step="grep -E 'ftsdo_target_0[345] ' $T/direct_functions >/tmp/dfn.txt
 	cp $T/direct_functions_stats /tmp/dfs.txt
 	echo dfn_call >$D/run && echo yes >/tmp/dfn.ok"

@@ -20,6 +20,7 @@
 # Usage: build-matrix.sh [REV]   (default: HEAD of build/linux)
 set -eu
 . "$(dirname "$0")/lib.sh"
+"$TOP/scripts/deps.sh" matrix
 # Every configs/matrix/TARGET.config but the shared fragments
 ALL=$(cd "$TOP/configs/matrix" && ls ./*.config | sed 's|^\./||; s|\.config$||' |
 	grep -vx -e common -e smp | xargs)
@@ -40,7 +41,7 @@ for t in $TARGETS; do
 	[ -f "$FRAGS/$t.config" ] || die "unknown build-matrix target '$t' (known: $ALL)"
 	( arch_load "$(target_arch "$t")"
 	  command -v "${CROSS_COMPILE}gcc" >/dev/null ||
-		die "no ${CROSS_COMPILE}gcc: run scripts/deps.sh" ) || exit 1
+		die "no ${CROSS_COMPILE}gcc: run scripts/deps.sh matrix" ) || exit 1
 done
 
 if [ ! -f "$W/.git" ] ||

@@ -20,6 +20,7 @@
 # Usage: check-bpf.sh [series|base]   (base: record the base's results)
 set -eu
 . "$(dirname "$0")/lib.sh"
+"$TOP/scripts/deps.sh" bpf
 SIDE=${1:-series}
 ARCH_NAME=x86_64
 case $SIDE in
@@ -35,7 +36,7 @@ DROP=$TOP/configs/bpf-selftests-drop.txt
 SEL=$TOP/tests/bpf-selftests/select.txt
 EXCL=$TOP/tests/bpf-selftests/exclude.txt
 LLVM_SUFFIX=-16
-command -v "clang$LLVM_SUFFIX" >/dev/null || die "clang$LLVM_SUFFIX missing: run scripts/deps.sh"
+command -v "clang$LLVM_SUFFIX" >/dev/null || die "clang$LLVM_SUFFIX missing: run scripts/deps.sh bpf"
 start=$(date +%s)
 
 # The selftests' config fragments, less the dropped options; rewritten only

@@ -1,29 +1,98 @@
 #!/bin/bash
-# Install everything the harness needs from Debian packages.
-# The cross compilers are for make build-matrix (arm64 is also booted);
-# clang-16 builds the kCFI kernel of make check-cfi.
+# Install from Debian packages what the harness needs, by target.
+# No argument: what make and make check need (the Makefile runs it before
+# every target).  Each GROUP adds what one more target needs; its script
+# asks for it when it starts (build-matrix.sh: matrix, series-check.sh:
+# series-check, check-cfi.sh: cfi, check-bpf.sh: bpf).
 # Idempotent: when every package is present it returns in well under a second.
+# Usage: deps.sh [GROUP...]
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-PKGS="linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev cpio
-dwarves qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu busybox-static
-trace-cmd bpftrace ccache xz-utils kmod rsync python3 python3-ply python3-git git bash
-devscripts dash util-linux clang llvm bpftool libbpf-dev zlib1g-dev
-gcc-riscv64-linux-gnu gcc-s390x-linux-gnu gcc-powerpc64le-linux-gnu sparse
-clang-16 lld-16 llvm-16"
+# The packages of GROUP, and why.
+pkgs() {
+	case $1 in
+	default)
+		# The base tree (tree.sh): Debian's tarball, unpacked with xz
+		# (which also packs the bzImage: KERNEL_XZ) into a git tree
+		echo linux-source-6.12 xz-utils git
+		# Kernel builds: bc, flex, bison; libelf for objtool and
+		# resolve_btfids; pahole (dwarves) for the BTF; ccache (lib.sh
+		# kmake); kmod's depmod for modules_install.  arm64 is built
+		# and booted too.
+		echo gcc make bc flex bison libelf-dev dwarves ccache kmod
+		echo gcc-aarch64-linux-gnu
+		# The initramfs (rootfs.sh) and the boots (qemu-run.sh)
+		echo cpio busybox-static qemu-system-x86 qemu-system-arm
+		# Copied from the host into the x86_64 guest (rootfs.sh,
+		# HOST_TOOLS): bash, dash as /bin/sh, chrt, sysctl, trace-cmd,
+		# checkbashisms for selftest/bashisms.tc; bpftrace and bpftool
+		# into tools.cpio.gz
+		echo bash dash util-linux procps trace-cmd devscripts bpftrace bpftool
+		# tests/bpf: clang -target bpf, llvm-objdump for its check;
+		# bpftool makes vmlinux.h and the skeletons; static libbpf,
+		# libelf and zlib
+		echo clang llvm libbpf-dev zlib1g-dev
+		# results.py, cover.py, splat-expected.py; shellcheck.sh (make
+		# harness-unit)
+		echo python3 shellcheck
+		;;
+	matrix)
+		# make build-matrix: the cross compilers of configs/arch (arm64's
+		# is in default; i386 uses the host's gcc); sparse for make C=1
+		# on the files the series touches
+		echo gcc-riscv64-linux-gnu gcc-s390x-linux-gnu gcc-powerpc64le-linux-gnu sparse
+		;;
+	series-check)
+		# checkbashisms (devscripts); checkpatch.pl's modules beyond
+		# perl-base (perl) and its SPDX check, scripts/spdxcheck.py
+		# (ply, git); sparse as in matrix
+		echo devscripts perl python3-ply python3-git sparse
+		;;
+	cfi)
+		# make check-cfi: the kernel built with LLVM=-16 (clang-16,
+		# ld.lld-16, llvm-ar-16, llvm-objcopy-16, ...)
+		echo clang-16 lld-16 llvm-16
+		;;
+	bpf)
+		# make check-bpf and baseline-bpf: test_progs' BPF objects
+		# (clang-16, llc-16, llvm-strip-16, llvm-config-16); rsync for
+		# check-bpf.sh's copy of tools/ and the selftests' Makefile;
+		# libssl-dev for sign-file (the kernel's, MODULE_SIG=y in the
+		# selftests' config, and the selftests' own)
+		echo clang-16 llvm-16 rsync libssl-dev
+		;;
+	*) return 1 ;;
+	esac
+}
 
+groups=(default)
+for g in "$@"; do
+	pkgs "$g" >/dev/null ||
+		die "unknown package group '$g' (usage: deps.sh [matrix|series-check|cfi|bpf]...)"
+	groups+=("$g")
+done
+# One dpkg-query for every package: those installed.
+# shellcheck disable=SC2046
+have=" $(dpkg-query -W -f='${db:Status-Status} ${Package}\n' \
+	$(for g in "${groups[@]}"; do pkgs "$g"; done) 2>/dev/null |
+	sed -n 's/^installed //p' | xargs) "
+# Per group the packages still missing, each once; one line per group.
 missing=""
-for p in $PKGS; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing="$missing $p"
+for g in "${groups[@]}"; do
+	m=""
+	for p in $(pkgs "$g"); do
+		case "$have$missing$m " in *" $p "*) continue ;; esac
+		m="$m $p"
+	done
+	[ -z "$m" ] || echo "deps: installing for $g:$m"
+	missing="$missing$m"
 done
 
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 if [ -n "$missing" ]; then
-	echo "deps: installing:$missing"
 	$SUDO apt-get update -qq
 	# shellcheck disable=SC2086
 	$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -34,7 +34,7 @@ export_series() {
 	done >"$d/series"
 }
 
-name= prefix= cover= last= n=0
+name="" prefix="" cover="" last="" n=0
 for c in $(kgit rev-list --reverse "$BASE_TAG..HEAD"); do
 	if info=$(is_cover_commit "$c"); then
 		[ -z "$name" ] || export_series "$name" "$prefix" "$cover" "$last"

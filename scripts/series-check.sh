@@ -23,6 +23,7 @@ harness_error() {
 	exit 2
 }
 trap 'harness_error "line $LINENO: \"$BASH_COMMAND\" failed"' ERR
+"$TOP/scripts/deps.sh" series-check
 
 if ! "$TOP/scripts/verify.sh"; then
 	echo "series-check: patches/ does not reproduce ${LINUX#$TOP/} (see above)" >&2

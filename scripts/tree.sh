@@ -55,7 +55,7 @@ else
 	kgit rev-parse -q --verify "$BASE_TAG" >/dev/null ||
 		die "$LINUX exists but has no '$BASE_TAG' tag; remove it and rerun"
 	want=$(series_hash)
-	had= head=
+	had="" head=""
 	[ -f "$STAMP" ] && read -r had head <"$STAMP"
 	cur=$(kgit rev-parse HEAD)
 	if [ "$had" = "$want" ] && [ "$head" = "$cur" ]; then

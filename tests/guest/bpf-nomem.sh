@@ -19,7 +19,7 @@ for cmd in attach-nomem release-nomem; do
 	ftsdo-bpf $cmd
 	r=$?
 	# 4: not supported here; any failure wins over it
-	[ $r = 0 ] || [ $rc != 0 -a $rc != 4 ] || rc=$r
+	[ $r = 0 ] || { [ $rc != 0 ] && [ $rc != 4 ]; } || rc=$r
 done
 fault_knobs_restore
 exit $rc

@@ -46,6 +46,8 @@ injected() {
 # Suites that may be modules: load the module, which runs the suite; or,
 # built in, run the suite again now that faults can be injected (at boot
 # its allocation failure case skipped).
+# A table, "MODULE SUITE CASES" a row; one row so far
+# shellcheck disable=SC2043
 for s in "ftrace_direct_kunit ftrace_direct_batch 17"; do
 	set -- $s
 	if find /lib/modules -name "$1.ko*" | grep -q .; then
@@ -65,6 +67,8 @@ done
 # unless the metadata is off (its cases skip; a run through debugfs
 # reports a skip without its reason)
 md_mode=$(sed -n 's/^mode: //p' /sys/kernel/tracing/function_metadata 2>/dev/null)
+# A table, "SUITE CASES" a row; one row so far
+# shellcheck disable=SC2043
 for s in "ftrace_md 10"; do
 	set -- $s
 	[ -d "$D/$1" ] || continue

@@ -55,7 +55,7 @@ rmmod $TMOD || fail "cannot remove $TMOD while its function is attached without 
 run mod_detach
 # Bad input: the removed module's address is no function any more
 run mod_gone
-grep -q "^$old[[:space:]]" $T/direct_functions 2>/dev/null && fail "the removed function's address is in direct_functions"
+grep -q "^${old}[[:space:]]" $T/direct_functions 2>/dev/null && fail "the removed function's address is in direct_functions"
 modprobe $TMOD || fail "cannot load $TMOD again"
 set_ip
 echo "$TMOD loaded again, $FN at $ip (was $old)"
