@@ -17,6 +17,7 @@
 #   project, project/a.sh  the project's tests, or one of them
 # Default: ftrace,livepatch,project,tools.
 R=/results
+. /guest/limit.sh
 parts="" sel="" projsel="" shard=""
 for s in $(echo "${FTSDO_TESTS:-ftrace,livepatch,project,tools}" | tr ',' ' '); do
 	case $s in *@*) shard=${s#*@} s=${s%@*} ;; esac
@@ -46,27 +47,11 @@ done)
 all=$(for t in $sel; do
 	grep -q "^$t " /guest/skip.txt 2>/dev/null || echo "$t"
 done)
-# Every guest deals the same list with the same weights: each test is in
-# exactly one shard, and the shards take about as long (so that no guest
-# of make check is the long pole).  Ties go to the lower shard, tests of
-# equal weight in list order.
+# Every guest deals the same list with the same weights (guest/deal.awk,
+# which make check-one runs on the host too): each test is in exactly one
+# shard, and the shards take about as long.
 [ -z "$shard" ] || all=$(echo "$all" | awk -v k="${shard%/*}" -v n="${shard#*/}" \
-	-v wf=/guest/ftrace-weights.txt '
-	BEGIN { while ((getline l < wf) > 0) { split(l, a, " "); if (a[2] != "") w[a[2]] = a[1] } }
-	$0 != "" { c++; t[c] = $0; tw[c] = ($0 in w) ? w[$0] + 0 : 10; o[c] = c }
-	END {
-		for (i = 2; i <= c; i++)
-			for (j = i; j > 1 && tw[o[j - 1]] < tw[o[j]]; j--) {
-				x = o[j]; o[j] = o[j - 1]; o[j - 1] = x
-			}
-		for (s = 1; s <= n; s++) load[s] = 0
-		for (i = 1; i <= c; i++) {
-			b = 1
-			for (s = 2; s <= n; s++) if (load[s] < load[b]) b = s
-			load[b] += tw[o[i]]; sh[o[i]] = b
-		}
-		for (i = 1; i <= c; i++) if (sh[i] == k) print t[i]
-	}')
+	-v wf=/guest/ftrace-weights.txt -f /guest/deal.awk)
 # 6.12's ringbuffer_subbuf_size.tc leaves the main buffer one sub-buffer
 # larger than its recorded size; a latency tracer then sizes the max
 # buffer from the recorded size, every swap of one CPU's buffer fails
@@ -94,8 +79,15 @@ cat $R/ftrace-cases.txt
 # of skip.txt too).
 if [ -n "$tests" ]; then
 	start=$(date +%s)
-	# shellcheck disable=SC2086
-	./ftracetest -K -v -k -l $R/ftrace-logs $tests 2>&1 | tee $R/ftracetest.ktap
+	# Each case has its limit (guest/limit.sh): 6.12's ftracetest has no
+	# timeout of its own, so a watchdog ends a case that overruns it.
+	ftrace_watchdog /tmp/ftracetest.pid $R/ftrace-logs $R/ftrace-cases.txt FTSDO-CASE &
+	wd=$!
+	# shellcheck disable=SC2086,SC2016
+	sh -c 'echo $$ >/tmp/ftracetest.pid; exec ./ftracetest "$@"' ftracetest \
+		-K -v -k -l $R/ftrace-logs $tests 2>&1 | tee $R/ftracetest.ktap
+	kill $wd 2>/dev/null
+	rm -f /tmp/ftracetest.pid
 	# The seconds each test took, from the last write of its log (-k keeps
 	# them all) after the one before: ftrace-times.txt, what
 	# guest/ftrace-weights.txt is made of (the instance runs of a test
@@ -122,7 +114,11 @@ fi
 failed=$(sed -n 's/^not ok \([0-9]*\) .*/\1/p' $R/ftracetest.ktap |
 	while read -r n; do
 		sed -n "s/^FTSDO-CASE $n \([^ ]*\).*/\1/p" $R/ftrace-cases.txt
-	done | grep -v '^direct/' | sort -u)
+	done | grep -v '^direct/' | sort -u |
+	while read -r t; do
+		# a test that ran out of time is not a matter of timing either
+		grep -q " ftrace/$t\( (instance)\)\{0,1\}\$" $R/timeouts.txt 2>/dev/null || echo "$t"
+	done)
 if [ -n "$failed" ] && [ "$(echo "$failed" | wc -l)" -le 3 ]; then
 	echo "== ftracetest: retry of $(echo $failed)"
 	# After ringbuffer_subbuf_size.tc (see above): give each CPU's buffer
@@ -141,9 +137,14 @@ if [ -n "$failed" ] && [ "$(echo "$failed" | wc -l)" -le 3 ]; then
 	mkdir -p $R/ftrace-retry-logs
 	# Not on the console as it is, where results.py would read it for
 	# the first run's KTAP if the guest died.
-	# shellcheck disable=SC2046
-	./ftracetest -K -v -l $R/ftrace-retry-logs $(for t in $failed; do echo "test.d/$t"; done) \
+	ftrace_watchdog /tmp/ftracetest.pid $R/ftrace-retry-logs $R/ftrace-retry-cases.txt FTSDO-RETRY &
+	wd=$!
+	# shellcheck disable=SC2046,SC2016
+	sh -c 'echo $$ >/tmp/ftracetest.pid; exec ./ftracetest "$@"' ftracetest \
+		-K -v -l $R/ftrace-retry-logs $(for t in $failed; do echo "test.d/$t"; done) \
 		>$R/ftracetest-retry.ktap 2>&1
+	kill $wd 2>/dev/null
+	rm -f /tmp/ftracetest.pid
 	sed -n 's/^\(not \)\{0,1\}ok .*/retry: &/p' $R/ftracetest-retry.ktap
 fi
 cd /
@@ -156,7 +157,8 @@ echo "== livepatch selftests"
 : >$R/livepatch.txt
 for t in /selftests/livepatch/test-*.sh; do
 	n=$(basename "$t")
-	(cd /selftests/livepatch && timeout 600 bash "./$n") >"$R/livepatch-$n.log" 2>&1
+	(cd /selftests/livepatch &&
+		run_limited "$(limit "livepatch/$n")" "livepatch/$n" "$R/livepatch-$n.log" bash "./$n")
 	echo "$? livepatch/$n" >>$R/livepatch.txt
 done
 cat $R/livepatch.txt

@@ -4,12 +4,13 @@
 # with a second argument a.sh,b.sh only those.  Each one exits 0 (pass),
 # 4 (skip, as in kselftest) or anything else (fail).
 # Results: /results/GROUP.txt ("RC GROUP/NAME"), logs GROUP-NAME.log.
-# Each test has 600 s, or ftsdo.test_timeout=SECONDS (the debug kernels'
-# boots: KASAN makes the fault sweeps several times slower).
+# Each test has the limit guest/limit.sh gives it (its weight, the
+# calibration factor; ftsdo.test_timeout=SECONDS on the debug kernels'
+# boots, where KASAN makes the fault sweeps several times slower).
 # Usage: project-tests.sh project|tools [a.sh,b.sh]
 R=/results
 group=$1 sel=${2:-}
-tmo=$(sed -n 's/.*ftsdo\.test_timeout=\([0-9][0-9]*\).*/\1/p' /proc/cmdline)
+. /guest/limit.sh
 dir=/guest/tests
 [ "$group" = tools ] && dir=/guest/tools
 echo "== $group tests"
@@ -20,7 +21,7 @@ for t in "$dir"/*.sh; do
 	if [ -n "$sel" ]; then
 		case ",$sel," in *",$n,"*) ;; *) continue ;; esac
 	fi
-	timeout "${tmo:-600}" sh "$t" >"$R/$group-$n.log" 2>&1
+	run_limited "$(limit "$group/$n")" "$group/$n" "$R/$group-$n.log" sh "$t"
 	echo "$? $group/$n" >>"$R/$group.txt"
 done
 cat "$R/$group.txt"

@@ -12,5 +12,5 @@ set -eu
 ARCH_NAME=${1:-x86_64}
 export FTSDO_LLVM=${FTSDO_LLVM:--16}
 command -v "clang$FTSDO_LLVM" >/dev/null || die "clang$FTSDO_LLVM missing: run scripts/deps.sh cfi"
-build_variant "$ARCH_NAME" kcfi "$TOP/configs/kcfi.config"
+build_variant "$ARCH_NAME" kcfi
 exec "$TOP/scripts/suite.sh" cfi "$ARCH_NAME"

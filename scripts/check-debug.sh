@@ -13,7 +13,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 ARCH_NAME=${1:-x86_64}
-FRAG=$TOP/configs/debug.config
+FRAG=$(kernel_fragments debug)
 start=$(date +%s)
 if [ "${DEBUG_BASE:-1}" != 0 ]; then
 	base_worktree
@@ -24,7 +24,7 @@ if [ "${DEBUG_BASE:-1}" != 0 ]; then
 	"$TOP/scripts/suite.sh" debug "$ARCH_NAME" base &
 	base_pid=$!
 fi
-build_variant "$ARCH_NAME" debug "$FRAG"
+build_variant "$ARCH_NAME" debug
 [ -z "${base_pid:-}" ] || wait "$base_pid"
 rc=0
 "$TOP/scripts/suite.sh" debug "$ARCH_NAME" || rc=$?

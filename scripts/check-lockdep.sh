@@ -7,5 +7,5 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 ARCH_NAME=${1:-x86_64}
-build_variant "$ARCH_NAME" lockdep "$TOP/configs/lockdep.config"
+build_variant "$ARCH_NAME" lockdep
 exec "$TOP/scripts/suite.sh" lockdep "$ARCH_NAME"

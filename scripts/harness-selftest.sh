@@ -13,11 +13,19 @@
 #       the shared direct ops's turn, fails the KUnit case
 #       fdk_window_table (a call held by an earlier ops while the function
 #       is retargeted then reaches the old trampoline), and only that
-#       case: the window test can fail.
-# (a), (b), (d), (e) and (f) share one build (the boot WARN fires only
-# with ftsdo.selftest_boot_warn on the command line) and three boots in
-# parallel: (a)+(b) and (d)+(e) with short ftracetest subsets, (f) with
-# the KUnit suites (project/kunit.sh).
+#       case: the window test can fail;
+#   (g) a test that runs past its limit (a hang) is ended by the guest's
+#       watchdog and fails as TIMEOUT, named, and the next test still
+#       runs and passes;
+#   (h) a test that prints "WARNING: CPU: ..." on the console (user space,
+#       no kernel timestamp) is no kernel splat: it passes, and so does
+#       harness/no-kernel-splat.
+# (a), (b), (d), (e), (f), (g) and (h) share one build (the boot WARN
+# fires only with ftsdo.selftest_boot_warn on the command line) and four
+# boots in parallel: (a)+(b) and (d)+(e) with short ftracetest subsets,
+# (f) with the KUnit suites (project/kunit.sh), (g)+(h) with the
+# calibration factor forced to 0.2 (ftsdo.factor), so that a test without
+# a weight gets 120 s instead of 600.
 # SELFTEST_DIR (default build/selftest) is where it works.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -125,6 +133,23 @@ open(p, "w").write("""\
 : > /tmp/ftsdo-selftest-flaky
 exit_fail
 """)
+# (g): hangs; (h): prints what looks like a kernel WARNING, from user space.
+p = root + "/tools/testing/selftests/ftrace/test.d/00basic/ftsdo-selftest-hang.tc"
+open(p, "w").write("""\
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: harness self-test: hang
+sleep 100000
+""")
+p = root + "/tools/testing/selftests/ftrace/test.d/00basic/ftsdo-selftest-says-warning.tc"
+open(p, "w").write("""\
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: harness self-test: print a kernel-like WARNING from user space
+msg="WARNING: CPU: 0 PID: 1 at kernel/ftsdo.c:1 ftsdo_fake+0x0/0x10"
+echo "$msg"
+echo "$msg" > /dev/console
+""")
 # (f): the metadata path of the list function takes the trampoline at
 # its start (x86_64: the metadata is in the padding by default).
 p = root + "/kernel/trace/ftrace.c"
@@ -145,7 +170,9 @@ PY
 # -f: the Debian source tree's .gitignore ignores everything new.
 git -C "$ST/linux" add -f kernel/ftsdo_selftest.c \
 	tools/testing/selftests/ftrace/test.d/00basic/ftsdo-selftest-warn.tc \
-	tools/testing/selftests/ftrace/test.d/00basic/ftsdo-selftest-flaky.tc
+	tools/testing/selftests/ftrace/test.d/00basic/ftsdo-selftest-flaky.tc \
+	tools/testing/selftests/ftrace/test.d/00basic/ftsdo-selftest-hang.tc \
+	tools/testing/selftests/ftrace/test.d/00basic/ftsdo-selftest-says-warning.tc
 git -C "$ST/linux" -c user.name=ftrace-sdo -c user.email=ftrace-sdo@users.noreply.invalid \
 	commit -q -a -m "harness self-test: WARN at boot or from a test, break basic2.tc, read the trampoline early"
 OBJ=$ST/obj/$ARCH_NAME		# ST/linux + ST/obj: ccache-friendly layout
@@ -164,9 +191,13 @@ pid_d=$!
 OBJ=$OBJ BOOT_APPEND="ftsdo.tests=project/kunit.sh" \
 	"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$ST/run-f" 1200 >"$ST/run-f.out" 2>&1 &
 pid_f=$!
+OBJ=$OBJ BOOT_APPEND="ftsdo.factor=0.2 ftsdo.tests=ftrace/00basic/ftsdo-selftest-hang.tc,ftrace/00basic/ftsdo-selftest-says-warning.tc,ftrace/00basic/basic1.tc" \
+	"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" check "$ST/run-g" 2000 >"$ST/run-g.out" 2>&1 &
+pid_g=$!
 wait $pid_ab || true
 wait $pid_d || true
 wait $pid_f || true
+wait $pid_g || true
 
 out="$(cat "$ST/run.out")
 $("$TOP/scripts/results.py" check --subset --base "$TOP/tests/baseline/$ARCH_NAME.txt" --tap "$ST/check.tap" "$ST/run" 2>&1)" && rc=0 || rc=$?
@@ -200,6 +231,18 @@ echo "$out" | grep -E 'error:|not ok|passed,' | sed 's/^/    /'
 	[ "$(grep -c '^not ok .* kunit/' "$ST/check-f.tap")" = 1 ] &&
 	grep -q '^ok .* kunit/ftrace_direct_batch/fdk_race_first_add' "$ST/check-f.tap"
 verdict $? "(f) the trampoline read before the list function calls the ops fails fdk_window_table, and only it"
+out="$(cat "$ST/run-g.out")
+$("$TOP/scripts/results.py" check --subset --base "$TOP/tests/baseline/$ARCH_NAME.txt" --tap "$ST/check-g.tap" "$ST/run-g" 2>&1)" && rc=0 || rc=$?
+echo "$out" | grep -E 'error:|not ok|passed,|TIMEOUT' | sed 's/^/    /'
+[ $rc != 0 ] && grep -q '^not ok .* ftrace/00basic/ftsdo-selftest-hang.tc # TIMEOUT (new test)' "$ST/check-g.tap" &&
+	grep -q '^FTSDO-TIMEOUT ftrace/00basic/ftsdo-selftest-hang.tc 120$' "$ST/run-g/console.log" &&
+	grep -q '^ok .* ftrace/00basic/basic1.tc$' "$ST/check-g.tap" &&
+	grep -q '^ok .* harness/guest-completed$' "$ST/check-g.tap"
+verdict $? "(g) a test past its limit is ended and fails as TIMEOUT, named; the next test runs"
+grep -q '^WARNING: CPU: 0 PID: 1 at kernel/ftsdo.c:1' "$ST/run-g/console.log" &&
+	grep -q '^ok .* ftrace/00basic/ftsdo-selftest-says-warning.tc$' "$ST/check-g.tap" &&
+	grep -q '^ok .* harness/no-kernel-splat$' "$ST/check-g.tap" && [ ! -s "$ST/run-g/splats.txt" ]
+verdict $? "(h) a test's own WARNING: output on the console is no kernel splat"
 # The sabotaged copy of the tree and its patches go: only the logs, the
 # results and the objects (for ccache-speed reruns) stay.
 rm -rf "$ST/linux" "$ST/patches"

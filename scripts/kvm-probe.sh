@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 arch_load "$1"
 OBJ=$2
-TCG="-accel tcg,thread=single -cpu $CPU"
+TCG="-accel tcg,thread=$TCG_THREAD -cpu $CPU"
 CACHE=$BUILD/.kvm-probe-$ARCH_NAME
 if [ "${FTSDO_KVM:-auto}" = no ] || [ ! -w /dev/kvm ]; then
 	echo "$TCG"; exit 0

@@ -36,12 +36,14 @@ die() { echo "error: $*" >&2; exit 1; }
 # arch_load ARCH: the variables of configs/arch/ARCH (see its README),
 # the only place architectures differ; sets ARCH_NAME.  Paths in it that
 # do not start with / are relative to the repository.
+# The variables are for the scripts that source this file.
+# shellcheck disable=SC2034
 arch_load() {
 	local f=$TOP/configs/arch/$1
 	[ -f "$f" ] || die "unknown architecture '$1' (no configs/arch/$1)"
 	KARCH="" CROSS_COMPILE="" IMAGE="" QEMU="" MACHINE="" CPU="" CONSOLE=""
 	ACCEL=tcg BUSYBOX="" HOST_TOOLS=no TOOLS_ROOT="" MULTIARCH="" DEB_ARCH=""
-	BENCH_PARTS=""
+	BENCH_PARTS="" SMP=2 TCG_THREAD=single TEST_SCALE=1
 	# shellcheck disable=SC1090
 	. "$f"
 	ARCH_NAME=$1
@@ -65,11 +67,19 @@ kmake() {
 		CC="$cc" $LLVM_VARS "$@"
 }
 
-# build_variant ARCH NAME FRAGMENT: a kernel of the scratch tree with one
-# more config fragment (check-lockdep, check-cfi), with its rootfs, in
-# build/obj/ARCH-NAME (the "kernel" NAME of configs/suites).
+# kernel_fragments NAME: the config fragments of kernel NAME, its
+# "%kernel NAME FRAGMENT..." line of configs/suites
+kernel_fragments() {
+	"$TOP/scripts/suites.py" kernel "$1"
+}
+
+# build_variant ARCH NAME: the kernel NAME of configs/suites, the scratch
+# tree with its fragments (check-lockdep, check-cfi, check-debug), with
+# its rootfs, in build/obj/ARCH-NAME.
 build_variant() {
-	EXTRA_CONFIG=$3 "$TOP/scripts/build.sh" "$1" "$LINUX" "$BUILD/obj/$1-$2"
+	local frags
+	frags=$(kernel_fragments "$2") || die "configs/suites: no kernel $2"
+	EXTRA_CONFIG=$frags "$TOP/scripts/build.sh" "$1" "$LINUX" "$BUILD/obj/$1-$2"
 	"$TOP/scripts/rootfs.sh" "$1" "$LINUX" "$BUILD/obj/$1-$2"
 }
 log() { echo "== $*"; }
@@ -127,6 +137,8 @@ base_worktree() {
 }
 
 PATCHES=${PATCHES:-$TOP/patches}
+# Read by tree.sh and export.sh
+# shellcheck disable=SC2034
 STAMP=$BUILD/.series-stamp
 
 # patches/ holds one directory per series, applied in name order:
@@ -256,4 +268,27 @@ config_check() {
 		done <"$f"
 	done
 	return $bad
+}
+
+# timing_add FILE KIND NAME START SECONDS STATUS [RETRIES FACTOR BEGIN CPU]:
+# one line of the timing table (scripts/timing.sh prints it), tab-separated;
+# one short append, so concurrent boots do not mix their lines.
+timing_add() {
+	local f=$1
+	shift
+	[ -f "$f" ] || printf '#kind\tname\tstart\tseconds\tstatus\tretries\tfactor\tbegin\tcpu\n' >"$f"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" \
+		"${6:-0}" "${7:--}" "${8:--}" "${9:--}" >>"$f"
+}
+
+# timed FILE KIND NAME CMD...: run CMD, add its line to the timing table;
+# CMD's exit status.
+timed() {
+	local f=$1 kind=$2 name=$3 start rc=0
+	shift 3
+	start=$(date +%s)
+	"$@" || rc=$?
+	timing_add "$f" "$kind" "$name" "$start" $(($(date +%s) - start)) \
+		"$([ $rc = 0 ] && echo ok || echo "fail($rc)")"
+	return $rc
 }

@@ -30,13 +30,20 @@ DISK=$OUTDIR/results.img
 truncate -s 256M "$DISK"
 CONLOG=$OUTDIR/console.log
 
+# The guest scales ftsdo.timeout and each test's limit by the factor it
+# measures: its time to FTSDO-BEGIN against BEGIN_REF (the row's committed
+# reference, configs/boot-weights), or FACTOR when given (guest/init).
+FACTOR_MAX=4
 APPEND="console=$CONSOLE panic=-1 ftsdo.run=$RUN ftsdo.timeout=$((TMO - 60))"
+[ -z "${BEGIN_REF:-}" ] || [ "$BEGIN_REF" = 0 ] || APPEND="$APPEND ftsdo.begin_ref=$BEGIN_REF"
+[ -z "${FACTOR:-}" ] || APPEND="$APPEND ftsdo.factor=$FACTOR"
+[ "$TEST_SCALE" = 1 ] || APPEND="$APPEND ftsdo.scale=$TEST_SCALE"
 APPEND=$(echo "$APPEND ${BOOT_APPEND:-} ${EXTRA_APPEND:-}" | tr -s ' ')
 KERNEL=$OBJ/$IMAGE
 if [ "$ACCEL" = kvm-probe ]; then
 	ACCEL=$("$TOP/scripts/kvm-probe.sh" "$ARCH_NAME" "$OBJ")
 else
-	ACCEL="-accel tcg,thread=single -cpu $CPU"
+	ACCEL="-accel tcg,thread=$TCG_THREAD -cpu $CPU"
 fi
 # QEMU_MEM: guest memory (default 2G).
 # QEMU_ICOUNT="shift=0,sleep=off" runs the guest with -icount: guest time
@@ -66,18 +73,45 @@ commit=${KERNEL_COMMIT:-}
 	echo "cmdline=$APPEND"
 	echo "accel=$ACCEL"
 } >"$OUTDIR/manifest"
-log "boot $ARCH_NAME ($ACCEL), run '$RUN', timeout ${TMO}s"
+log "boot $ARCH_NAME/${BOOT:-$(basename "$OUTDIR")} ($ACCEL), run '$RUN', limit ${TMO}s x the factor"
 start=$(date +%s)
 set +e
+# The limit: TMO seconds until the guest reports its calibration factor
+# on its FTSDO-BEGIN line (guest/init), then TMO x that factor; timeout(1)
+# is only the backstop, at the largest factor the guest may report.
 # shellcheck disable=SC2086
-timeout --foreground -k 10 "$TMO" $QEMU -M "$MACHINE" $ACCEL -smp 2 -m "${QEMU_MEM:-2G}" \
-	-kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND" \
+timeout --foreground -k 10 $((TMO * FACTOR_MAX)) $QEMU -M "$MACHINE" $ACCEL -smp "$SMP" \
+	-m "${QEMU_MEM:-2G}" -kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND" \
 	-drive file="$DISK",if=virtio,format=raw \
 	-display none -serial stdio -monitor none -no-reboot -nodefaults \
-	</dev/null >"$CONLOG" 2>&1
+	</dev/null >"$CONLOG" 2>&1 &
+qpid=$!
+factor="" up="" limit=$TMO over=0
+while kill -0 "$qpid" 2>/dev/null; do
+	sleep 2
+	if [ -z "$factor" ]; then
+		b=$(grep -a -m1 '^FTSDO-BEGIN' "$CONLOG" 2>/dev/null || true)
+		factor=$(echo "$b" | sed -n 's/.* factor=\([0-9.]*\).*/\1/p')
+		up=$(echo "$b" | sed -n 's/.* up=\([0-9.]*\).*/\1/p')
+		[ -z "$factor" ] || limit=$(awk -v t="$TMO" -v f="$factor" 'BEGIN { printf "%d", t * f }')
+	fi
+	if [ $(($(date +%s) - start)) -gt "$limit" ]; then
+		echo "error: ${BOOT:-$OUTDIR}: the guest hit its limit of ${limit}s; stopped" >&2
+		over=1
+		kill "$qpid" 2>/dev/null
+		break
+	fi
+done
+wait "$qpid"
 qrc=$?
 set -e
-log "qemu exited ($qrc) after $(( $(date +%s) - start ))s; console: ${CONLOG#$TOP/}"
+secs=$(($(date +%s) - start))
+# The CPU seconds of this boot (QEMU's, through timeout(1)): against the
+# wall time, how much of a core the guest got
+times >"$OUTDIR/times"
+cpu=$(awk 'NR == 2 { gsub(/[ms]/, " "); print int($1 * 60 + $2 + $3 * 60 + $4) }' "$OUTDIR/times")
+rm -f "$OUTDIR/times"
+log "qemu exited ($qrc) after ${secs}s (${cpu}s CPU, factor ${factor:-?}); console: ${CONLOG#"$TOP"/}"
 
 tar -xf "$DISK" -C "$OUTDIR" 2>/dev/null || true
 rm -f "$DISK" "$OUTDIR/initrd.cpio.gz"
@@ -116,8 +150,17 @@ fi
 	echo "$([ -s "$OUTDIR/splats.txt" ]; echo $((1 - $?))) harness/no-kernel-splat"
 } >"$OUTDIR/harness.txt"
 grc=$(sed -n 's/^FTSDO-DONE rc=\([0-9]*\).*/\1/p' "$CONLOG" | tail -n 1)
+[ $over = 0 ] || echo "1 harness/within-time-limit" >>"$OUTDIR/harness.txt"
 if [ $fail = 0 ] && [ "$grc" != 0 ]; then
 	echo "error: guest command '$RUN' exited $grc" >&2
 	fail=1
 fi
+# The boot's line of the timing table (scripts/timing.sh): its retries
+# are the ftracetest cases the guest ran again
+retries=$(grep -c '^FTSDO-RETRY ' "$OUTDIR/ftrace-retry-cases.txt" 2>/dev/null || true)
+status=ok
+[ $fail = 0 ] || status=fail
+[ $over = 0 ] || status=limit
+[ -z "${TIMING:-}" ] || timing_add "$TIMING" boot "${SUITE:-run}/$ARCH_NAME/${BOOT:-$(basename "$OUTDIR")}" \
+	"$start" "$secs" "$status" "${retries:-0}" "${factor:--}" "${up:--}" "$cpu"
 exit $fail

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn a guest's raw results into per-test verdicts; report make bench.
 
-  results.py check --base BASELINE --tap OUT.tap [--subset] DIR [DIR ...]
+  results.py check --base BASELINE --tap OUT.tap [--subset] [--only TEST]... DIR...
   results.py record --base BASELINE DIR [DIR ...]
   results.py bench direct DIR --rounds N
   results.py bench bpf BASEDIR SERIESDIR --largest N
@@ -66,6 +66,9 @@ def parser():
     c.add_argument("--tap", required=True, help="the TAP file to write")
     c.add_argument("--subset", action="store_true",
                    help="the guests ran part of the tests: no MISSING")
+    c.add_argument("--only", action="append", default=[], metavar="TEST",
+                   help="judge only TEST (and its subtests, its variants) and "
+                        "the harness's checks (make check-one); may be repeated")
     c.add_argument("dirs", nargs="+", metavar="DIR")
     r = sub.add_parser("record", help="write the base's results")
     r.add_argument("--base", required=True, help="tests/baseline/ARCH.txt to write")
@@ -100,7 +103,8 @@ def parser():
 def main(argv=None):
     args = parser().parse_args(argv)
     if args.cmd == "check":
-        return check(dir_list(args.dirs), args.base, args.tap, args.subset)
+        return check(dir_list(args.dirs), args.base, args.tap,
+                     args.subset or bool(args.only), only=args.only)
     if args.cmd == "record":
         return record(dir_list(args.dirs), args.base)
     if args.cmd == "splats":

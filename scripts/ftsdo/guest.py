@@ -17,7 +17,9 @@ command line names its ftracetest, project and KUnit results
 "<name> [<variant>]".
 
 A result is one of PASS, XFAIL, FLAKY, UNSUPPORTED, UNTESTED, UNRESOLVED,
-FAIL and CRASH (the ftracetest case the guest died in).  FLAKY is an
+FAIL, CRASH (the ftracetest case the guest died in) and TIMEOUT (a test
+the guest ended when it ran past its limit: guest/limit.sh lists it in
+timeouts.txt, or on the console as "FTSDO-TIMEOUT name seconds").  FLAKY is an
 ftracetest test outside direct/ that failed and then passed when the
 guest ran it again in the same boot (guest/check.sh).
 """
@@ -30,7 +32,8 @@ from ftsdo.ktap import console_lines, parse_ktap
 # = SKIP > UNRESOLVED > FAIL = CRASH = MISSING.  collect() keeps a test's
 # worst result; verdict.py judges by it (SKIP and MISSING are its own).
 RANK = {"PASS": 3, "XFAIL": 3, "FLAKY": 3, "UNSUPPORTED": 2, "UNTESTED": 2,
-        "SKIP": 2, "UNRESOLVED": 1, "FAIL": 0, "CRASH": 0, "MISSING": 0}
+        "SKIP": 2, "UNRESOLVED": 1, "FAIL": 0, "CRASH": 0, "TIMEOUT": 0,
+        "MISSING": 0}
 
 
 # ---------------------------------------------------------------------------
@@ -268,19 +271,38 @@ def exitcodes(outdir, name):
 # All of a boot's results
 # ---------------------------------------------------------------------------
 
+def timeouts(outdir):
+    """{name: seconds} of the tests the guest ended at their limit."""
+    res = {}
+    for line in read_lines(outdir, "timeouts.txt"):
+        m = re.match(r"(?:FTSDO-TIMEOUT (.+) (\d+)|(\d+) (.+))\s*$", line.strip())
+        if m and (m.group(1) or os.path.exists(os.path.join(outdir, "timeouts.txt"))):
+            name, secs = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+            res[name] = int(secs)
+    return res
+
+
 def collect_one(outdir):
     """The results of one guest; a guest booted with a variant of the
     kernel command line (its manifest's "variant", e.g. ftrace_md=hash)
-    names its ftracetest, project and KUnit results "<name> [<variant>]"."""
+    names its ftracetest, project and KUnit results "<name> [<variant>]".
+    A failed test the guest ended at its limit is TIMEOUT."""
     res = ftracetest(outdir)
     res.update(exitcodes(outdir, "project.txt"))
+    res.update(exitcodes(outdir, "livepatch.txt"))
+    res.update(exitcodes(outdir, "tools.txt"))
+    for name in timeouts(outdir):
+        if res.get(name) in ("FAIL", "CRASH"):
+            res[name] = "TIMEOUT"
+    lp_tools = {k: v for k, v in res.items() if k.startswith(("livepatch/", "tools/"))}
+    for k in lp_tools:
+        del res[k]
     res.update(kunit(outdir))
     variant = variant_of(outdir)
     if variant:
         res = {"%s [%s]" % (k, variant): v for k, v in res.items()}
     res.update(test_progs(outdir))
-    res.update(exitcodes(outdir, "livepatch.txt"))
-    res.update(exitcodes(outdir, "tools.txt"))
+    res.update(lp_tools)
     res.update(exitcodes(outdir, "harness.txt"))
     return res
 

@@ -196,18 +196,33 @@ def verdict(number, name, r, base, notrun, known):
     return "not ok %d %s # %s (new test)" % (number, name, r), "fail"
 
 
-def check(outdirs, basefile, tapfile, subset=False, top=TOP):
+def selected(name, only):
+    """Whether test NAME is one of ONLY (itself, a subtest "<t>/...", a
+    variant "<t> [...]") or one of the harness's own checks."""
+    if not only or name.startswith("harness/"):
+        return True
+    bare = split_variant(name)[0]
+    return any(bare == o or bare.startswith(o + "/") for o in only)
+
+
+def check(outdirs, basefile, tapfile, subset=False, top=TOP, only=()):
     """Judge the guests' results against the base's: write TAP to TAPFILE,
     print the failures (with their logs) and flaky tests, then the counts.
     SUBSET: the guests ran part of the tests; a test of the base that did
-    not run is not MISSING.  Returns the exit code (1: a failure)."""
-    res = collect(outdirs)
+    not run is not MISSING.  ONLY: judge just those tests (selected()); one
+    that did not run at all fails as MISSING.  Returns the exit code (1: a
+    failure)."""
+    res = {k: v for k, v in collect(outdirs).items() if selected(k, only)}
+    for o in only:
+        if not any(split_variant(k)[0] == o or k.startswith(o + "/") for k in res):
+            res[o] = "MISSING"
     if not res:
         print("error: no test results in %s" % ",".join(outdirs), file=sys.stderr)
         return 1
     base = load_baseline(basefile)
     arch = guest_arch(outdirs) or os.path.basename(basefile).rsplit(".", 1)[0]
     notrun = skipped(arch, top) if any(ran_ftracetest(d) for d in outdirs) else {}
+    notrun = {k: v for k, v in notrun.items() if selected(k, only)}
     known = known_failures(basefile)
     for name in notrun:
         res[name] = "SKIP"
