@@ -3,7 +3,8 @@
 # gives plus 120 s, or 600 s without a weight (a new test), or
 # ftsdo.test_timeout seconds when that is set (the debug kernels' boots,
 # for the project's tests); times the calibration factor guest/init
-# measured (FTSDO_FACTOR) and the architecture's scale (FTSDO_SCALE).
+# measured (FTSDO_FACTOR) and the scale of the architecture and the
+# kernel (FTSDO_SCALE: ftsdo.scale x ftsdo.slow, guest/init).
 # The weights: /guest/ftrace-weights.txt (ftracetest, "seconds path") and
 # /guest/test-weights.txt (the others, "seconds group/name"), seconds on
 # the x86_64 test kernel in a guest of make check.

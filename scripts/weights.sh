@@ -33,7 +33,7 @@ tests)
 	echo "# plus 120 s, times the calibration factor.  scripts/weights.sh tests DIR..."
 	for d in "$@"; do
 		find "$d" -name test-times.txt -exec cat {} +
-	done | awk '{ if ($1 > m[$2]) m[$2] = $1; else if (!($2 in m)) m[$2] = $1 }
+	done | awk '!($2 in m) || $1 > m[$2] { m[$2] = $1 }
 		END { for (t in m) print m[t], t }' | sort -k1,1nr -k2
 	;;
 *)
