@@ -235,7 +235,8 @@ out="$(cat "$ST/run-g.out")
 $("$TOP/scripts/results.py" check --subset --base "$TOP/tests/baseline/$ARCH_NAME.txt" --tap "$ST/check-g.tap" "$ST/run-g" 2>&1)" && rc=0 || rc=$?
 echo "$out" | grep -E 'error:|not ok|passed,|TIMEOUT' | sed 's/^/    /'
 [ $rc != 0 ] && grep -q '^not ok .* ftrace/00basic/ftsdo-selftest-hang.tc # TIMEOUT (new test)' "$ST/check-g.tap" &&
-	grep -q '^FTSDO-TIMEOUT ftrace/00basic/ftsdo-selftest-hang.tc 120$' "$ST/run-g/console.log" &&
+	grep -q '^FTSDO-TIMEOUT ftrace/00basic/ftsdo-selftest-hang.tc 120' "$ST/run-g/console.log" &&
+	grep -qx '120 ftrace/00basic/ftsdo-selftest-hang.tc' "$ST/run-g/timeouts.txt" &&
 	grep -q '^ok .* ftrace/00basic/basic1.tc$' "$ST/check-g.tap" &&
 	grep -q '^ok .* harness/guest-completed$' "$ST/check-g.tap"
 verdict $? "(g) a test past its limit is ended and fails as TIMEOUT, named; the next test runs"

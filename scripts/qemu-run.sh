@@ -77,8 +77,10 @@ log "boot $ARCH_NAME/${BOOT:-$(basename "$OUTDIR")} ($ACCEL), run '$RUN', limit 
 start=$(date +%s)
 set +e
 # The limit: TMO seconds until the guest reports its calibration factor
-# on its FTSDO-BEGIN line (guest/init), then TMO x that factor; timeout(1)
-# is only the backstop, at the largest factor the guest may report.
+# on its FTSDO-BEGIN line (guest/init), then its time to that line plus
+# TMO x that factor (the guest's own limit, 60 s less, starts there);
+# timeout(1) is only the backstop, at the largest factor the guest may
+# report.
 # shellcheck disable=SC2086
 timeout --foreground -k 10 $((TMO * FACTOR_MAX)) $QEMU -M "$MACHINE" $ACCEL -smp "$SMP" \
 	-m "${QEMU_MEM:-2G}" -kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND" \
@@ -93,7 +95,8 @@ while kill -0 "$qpid" 2>/dev/null; do
 		b=$(grep -a -m1 '^FTSDO-BEGIN' "$CONLOG" 2>/dev/null || true)
 		factor=$(echo "$b" | sed -n 's/.* factor=\([0-9.]*\).*/\1/p')
 		up=$(echo "$b" | sed -n 's/.* up=\([0-9.]*\).*/\1/p')
-		[ -z "$factor" ] || limit=$(awk -v t="$TMO" -v f="$factor" 'BEGIN { printf "%d", t * f }')
+		[ -z "$factor" ] || limit=$(awk -v t="$TMO" -v f="$factor" -v u="${up:-0}" \
+			'BEGIN { printf "%d", u + t * f }')
 	fi
 	if [ $(($(date +%s) - start)) -gt "$limit" ]; then
 		echo "error: ${BOOT:-$OUTDIR}: the guest hit its limit of ${limit}s; stopped" >&2
