@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run the project's own guest tests, /guest/tests/*.sh ("project"), or the
 # tools tests, /guest/tools/*.sh ("tools": Debian's bpftrace and bpftool);
-# with a second argument a.sh,b.sh only those.  Each one exits 0 (pass),
+# with a second argument a.sh,b.sh only those.  A test with a
+# "# ftsdo-alone: WHY" line runs only when named (its own boot).  Each one exits 0 (pass),
 # 4 (skip, as in kselftest) or anything else (fail).
 # Results: /results/GROUP.txt ("RC GROUP/NAME"), logs GROUP-NAME.log.
 # Each test has the limit guest/limit.sh gives it (its weight, the
@@ -20,6 +21,10 @@ for t in "$dir"/*.sh; do
 	n=$(basename "$t")
 	if [ -n "$sel" ]; then
 		case ",$sel," in *",$n,"*) ;; *) continue ;; esac
+	elif grep -q '^# ftsdo-alone:' "$t"; then
+		# It changes the kernel for the tests after it (kills ftrace,
+		# say): only run when named, in a boot of its own
+		continue
 	fi
 	run_limited "$(limit "$group/$n")" "$group/$n" "$R/$group-$n.log" sh "$t"
 	echo "$? $group/$n" >>"$R/$group.txt"

@@ -44,6 +44,13 @@
  *  errinj - write an integer x to call ftsdo_errinj_target(x), read it for
  *          what that call returned.  The function returns x + 1 and allows
  *          error injection, for BPF fmod_ret programs.
+ *  kill  - disable ftrace for the rest of the boot, as ftrace_bug() does:
+ *          "now" calls ftrace_kill(), "at SYMBOL" calls it from a kprobe
+ *          on SYMBOL, the first time SYMBOL runs.  ftrace_kill() is not
+ *          exported: its address comes from a kprobe on it.  Refused
+ *          (-EOPNOTSUPP) where the CPU enforces IBT: objtool seals
+ *          ftrace_kill(), whose address the kernel never takes.  Read it
+ *          for "armed", "fired" or "idle".
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -58,6 +65,7 @@
 #include <linux/ktime.h>
 #include <linux/ctype.h>
 #include <linux/error-injection.h>
+#include <linux/kprobes.h>
 
 #ifdef CONFIG_X86_64
 #include <asm/ibt.h>
@@ -1365,6 +1373,118 @@ static const struct file_operations errinj_fops = {
 	.release	= single_release,
 };
 
+/* --- kill: ftrace_disabled on purpose ------------------------------ */
+
+static void (*ftsdo_ftrace_kill)(void);
+static struct kprobe kill_kp;
+static atomic_t kill_fired;
+static bool kill_armed;
+
+static int kill_lookup(void)
+{
+	struct kprobe kp = { .symbol_name = "ftrace_kill" };
+	int ret;
+
+#ifdef CONFIG_X86_KERNEL_IBT
+	if (cpu_feature_enabled(X86_FEATURE_IBT))
+		return -EOPNOTSUPP;
+#endif
+	if (ftsdo_ftrace_kill)
+		return 0;
+	ret = register_kprobe(&kp);
+	if (ret)
+		return ret;
+	ftsdo_ftrace_kill = (void (*)(void))kp.addr;
+	unregister_kprobe(&kp);
+	return 0;
+}
+
+static int kill_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (!atomic_xchg(&kill_fired, 1)) {
+		pr_info("kill: ftrace_kill() at %ps\n", p->addr);
+		ftsdo_ftrace_kill();
+	}
+	return 0;
+}
+
+static int kill_at(const char *sym)
+{
+	if (kill_armed)
+		return -EBUSY;
+	memset(&kill_kp, 0, sizeof(kill_kp));
+	kill_kp.symbol_name = kstrdup(sym, GFP_KERNEL);
+	if (!kill_kp.symbol_name)
+		return -ENOMEM;
+	kill_kp.pre_handler = kill_pre;
+	if (register_kprobe(&kill_kp)) {
+		kfree(kill_kp.symbol_name);
+		return -ENOENT;
+	}
+	kill_armed = true;
+	return 0;
+}
+
+static void kill_disarm(void)
+{
+	if (!kill_armed)
+		return;
+	unregister_kprobe(&kill_kp);
+	kfree(kill_kp.symbol_name);
+	kill_armed = false;
+}
+
+static ssize_t kill_write(struct file *file, const char __user *ubuf,
+			  size_t cnt, loff_t *ppos)
+{
+	char buf[KSYM_NAME_LEN + 4], *cmd;
+	int ret;
+
+	if (cnt >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	cmd = strim(buf);
+
+	mutex_lock(&ftsdo_mutex);
+	ret = kill_lookup();
+	if (ret)
+		goto out;
+	if (!strcmp(cmd, "now")) {
+		atomic_set(&kill_fired, 1);
+		pr_info("kill: ftrace_kill()\n");
+		ftsdo_ftrace_kill();
+	} else if (!strncmp(cmd, "at ", 3)) {
+		ret = kill_at(skip_spaces(cmd + 3));
+	} else {
+		ret = -EINVAL;
+	}
+ out:
+	mutex_unlock(&ftsdo_mutex);
+	return ret ?: cnt;
+}
+
+static int kill_show(struct seq_file *m, void *v)
+{
+	seq_puts(m, atomic_read(&kill_fired) ? "fired\n" :
+		 kill_armed ? "armed\n" : "idle\n");
+	return 0;
+}
+
+static int kill_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, kill_show, NULL);
+}
+
+static const struct file_operations kill_fops = {
+	.open		= kill_open,
+	.read		= seq_read,
+	.write		= kill_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 static int __init ftsdo_init(void)
 {
 	int i;
@@ -1386,12 +1506,14 @@ static int __init ftsdo_init(void)
 	debugfs_create_file("callbench", 0600, ftsdo_dir, NULL, &callbench_fops);
 	debugfs_create_file("calls", 0400, ftsdo_dir, NULL, &calls_fops);
 	debugfs_create_file("errinj", 0600, ftsdo_dir, NULL, &errinj_fops);
+	debugfs_create_file("kill", 0600, ftsdo_dir, NULL, &kill_fops);
 	return 0;
 }
 
 static void __exit ftsdo_exit(void)
 {
 	debugfs_remove_recursive(ftsdo_dir);
+	kill_disarm();
 	detach_all(&ftsdo_ops);
 	detach_all(&ftsdo_bench_ops);
 	dfn_single_release();
