@@ -780,6 +780,125 @@ static struct fentry_fexit *nomem_load(const char *what, const char *fn,
 }
 
 /*
+ * The n-th allocation failing in the release of a link that is not its
+ * trampoline's last: the new trampoline image (fentry1 alone) cannot be
+ * built, the release fails (the kernel WARNs once: announced) and the
+ * current image still calls the released program.  That program's only
+ * reference was its link: it must stay alive as long as the image can
+ * call it.  The program is a copy of fexit1 loaded with its final
+ * instructions (same maps), its fd closed once the link holds it.  After
+ * each close: the link is gone, fentry1 sees every call; if the copy saw
+ * the call too (the release failed), its ID still resolves and a call
+ * one second later (a grace period after the last put, when the program
+ * would have been freed) works.  fentry1 stays attached for the sweep,
+ * each attach of a copy replaces the image; at the end fentry1's close
+ * (the last link) takes the function away.
+ */
+static void release_beside_sweep(struct fentry_fexit *s, int kmsg,
+				 int *closes, int *faulted, int *held)
+{
+	const char *what = "release-nomem: fexit beside fentry1";
+	const char *fn = "bpf_fentry_test1";
+	struct bpf_prog_info pinfo;
+	struct bpf_link_info info;
+	__u32 plen = sizeof(pinfo), len = sizeof(info);
+	struct bpf_link *link;
+	int n, left = 0, pfd, lfd, fd, fail_before;
+	__u64 ent, ext;
+	char tag[96];
+	static const char begin[] = "expect-warn-begin kernel/bpf/syscall.c";
+	static const char end[] = "expect-warn-end";
+
+	memset(&pinfo, 0, sizeof(pinfo));
+	if (!expect(!bpf_obj_get_info_by_fd(bpf_program__fd(s->progs.fexit1),
+					     &pinfo, &plen),
+		    "%s: fexit1 info: %s", what, strerror(errno)))
+		return;
+	link = bpf_program__attach(s->progs.fentry1);
+	if (!expect(link, "%s: attach fentry1: %s", what, strerror(errno)))
+		return;
+	for (n = 1; n < 10000 && !left; n++) {
+		LIBBPF_OPTS(bpf_prog_load_opts, lo,
+			    .expected_attach_type = BPF_TRACE_FEXIT,
+			    .attach_btf_id = pinfo.attach_btf_id);
+
+		fail_before = n_fail;
+		snprintf(tag, sizeof(tag), "%s: close %d", what, n);
+		pfd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "fexit1_copy", "GPL",
+				    bpf_program__insns(s->progs.fexit1),
+				    bpf_program__insn_cnt(s->progs.fexit1), &lo);
+		if (!expect(pfd >= 0, "%s: load a copy of fexit1: %s", tag,
+			    strerror(errno)))
+			break;
+		lfd = bpf_link_create(pfd, 0, BPF_TRACE_FEXIT, NULL);
+		close(pfd);
+		if (!expect(lfd >= 0, "%s: attach the copy: %s", tag, strerror(errno)))
+			break;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!expect(!bpf_obj_get_info_by_fd(lfd, &info, &len),
+			    "%s: link info: %s", tag, strerror(errno))) {
+			close(lfd);
+			break;
+		}
+		if (write(kmsg, begin, strlen(begin)) < 0 || fail_nth_write(n)) {
+			expect(false, "%s: write kmsg or %s: %s", tag, FAIL_NTH,
+			       strerror(errno));
+			close(lfd);
+			break;
+		}
+		/* The close is the only system call until fail-nth is read */
+		close(lfd);
+		left = fail_nth_read();
+		fail_nth_write(0);
+		if (write(kmsg, end, strlen(end)) < 0)
+			note("%s: cannot write to /dev/kmsg", tag);
+		(*closes)++;
+		*faulted += !left;
+
+		fd = bpf_link_get_fd_by_id(info.id);
+		expect(fd < 0 && errno == ENOENT, "%s: link %u gone (fd %d, %s)",
+		       tag, info.id, fd, fd < 0 ? strerror(errno) : "open");
+		if (fd >= 0)
+			close(fd);
+		ff_reset(s);
+		trigger(s, tag);
+		ent = s->bss->ent[0].hits;
+		ext = s->bss->ext[0].hits;
+		expect(ent == 1 && ext <= 1,
+		       "%s: fentry1 and the copy saw %llu and %llu calls, expected 1 and 0 or 1",
+		       tag, (unsigned long long)ent, (unsigned long long)ext);
+		if (ext == 1) {
+			/* The release failed: the image still calls the copy */
+			(*held)++;
+			sleep(1);
+			fd = bpf_prog_get_fd_by_id(info.prog_id);
+			expect(fd >= 0, "%s: the copy (prog %u) is alive while the image calls it: %s",
+			       tag, info.prog_id, fd < 0 ? strerror(errno) : "yes");
+			if (fd >= 0)
+				close(fd);
+			ff_reset(s);
+			trigger(s, tag);
+			expect(s->bss->ent[0].hits == 1 && s->bss->ext[0].hits == 1,
+			       "%s: a second later fentry1 and the copy saw %llu and %llu calls, expected 1 and 1",
+			       tag, (unsigned long long)s->bss->ent[0].hits,
+			       (unsigned long long)s->bss->ext[0].hits);
+		}
+		if (n_fail != fail_before)
+			break;
+	}
+	bpf_link__destroy(link);
+	ff_reset(s);
+	trigger(s, what);
+	expect(!s->bss->ent[0].hits && !s->bss->ext[0].hits,
+	       "%s: no call seen once fentry1's link is closed too (%llu, %llu)",
+	       what, (unsigned long long)s->bss->ent[0].hits,
+	       (unsigned long long)s->bss->ext[0].hits);
+	expect(tracefs_lines_naming("enabled_functions", fn) == 0,
+	       "%s: %s not in enabled_functions at the end", what, fn);
+}
+
+/*
  * The release of a trampoline's last link must not fail: close the link
  * of fentry1 (bpf_fentry_test1) with the n-th fault injectable allocation
  * of this thread failing, n = 1, 2, ... until a close injects nothing, and
@@ -798,6 +917,7 @@ static int cmd_release_nomem(int argc, char **argv)
 	struct fentry_fexit *s;
 	struct bpf_link *link;
 	int n, rc = EXIT_FAIL, left = 0, fd, fail_before, closes = 0, faulted = 0;
+	int kmsg, closes2 = 0, faulted2 = 0, held = 0;
 	bool have_dfn;
 	char tag[64];
 
@@ -851,12 +971,20 @@ static int cmd_release_nomem(int argc, char **argv)
 		if (n_fail != fail_before)
 			break;
 	}
+	kmsg = open("/dev/kmsg", O_WRONLY);
+	if (expect(kmsg >= 0, "%s: open /dev/kmsg: %s", what, strerror(errno))) {
+		release_beside_sweep(s, kmsg, &closes2, &faulted2, &held);
+		close(kmsg);
+	}
 	print_pass = true;
 	fentry_fexit__destroy(s);
 	close(fail_nth_fd);
 	expect(left > 0 && faulted,
 	       "%s: %d closes, %d with an allocation failure injected, the last without",
 	       what, closes, faulted);
+	expect(faulted2 && held,
+	       "%s: beside fentry1, %d closes, %d with an allocation failure injected, %d releases failed",
+	       what, closes2, faulted2, held);
 	return finish(what);
 }
 

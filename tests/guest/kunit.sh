@@ -66,14 +66,22 @@ done
 # this kernel has them: run them again now that faults can be injected,
 # unless the metadata is off (its cases skip; a run through debugfs
 # reports a skip without its reason)
-md_mode=$(sed -n 's/^mode: //p' /sys/kernel/tracing/function_metadata 2>/dev/null)
+MDF=/sys/kernel/tracing/function_metadata
+md_mode=$(sed -n 's/^mode: //p' $MDF 2>/dev/null)
+# The counters of function_metadata count the functions there are: the
+# made-up functions of the suite leave none of them changed
+md_counts() { grep -E '^(functions|refused|hashed|failed):' $MDF | tr '\n' ' '; }
 # A table, "SUITE CASES" a row; one row so far
 # shellcheck disable=SC2043
 for s in "ftrace_md 10"; do
 	set -- $s
 	[ -d "$D/$1" ] || continue
 	if [ "$md_mode" != off ]; then
+		before=$(md_counts)
 		echo run >"$D/$1/run" || fail "$1: run it again"
+		after=$(md_counts)
+		[ "$before" = "$after" ] ||
+			fail "$1: function_metadata was '$before', is '$after' after the suite"
 	fi
 	check "$1" "$2"
 done
