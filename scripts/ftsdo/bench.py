@@ -177,6 +177,9 @@ def bench_md(paddir, hashdir, offdir, text_md=None, text_nomd=None):
                ("filter_ip_ns", "padding", "filter_ip_ns"),
                ("filter_ip_ns_hash", "hash", "filter_ip_ns"),
                ("filter_ip_ns_nomd", "off", "filter_ip_ns")]
+    for k in ("md_empty_filter_ms", "md_set_filter_ms", "md_empty_filter_ops"):
+        for mode, suf in (("padding", ""), ("hash", "_hash"), ("off", "_nomd")):
+            wanted.append((k + suf, mode, k))
     lines = ["%s %s" % (key, md[mode][src]) for key, mode, src in wanted if src in md[mode]]
     for key, v in (("text_bytes_md", text_md), ("text_bytes_nomd", text_nomd)):
         if v is not None:

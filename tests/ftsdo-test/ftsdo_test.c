@@ -27,6 +27,8 @@
  *                      its hits, check its hits against parameter mod_calls
  *          mod_gone:   attaching mod_ip (of a removed module) fails with
  *                      -EINVAL and changes nothing
+ *          mod_retarget: retarget mod_ip to B (its module went away while
+ *                      attached: a mod of the dropped entry returns 0)
  *  ips   - write whitespace separated hex addresses (for instance the first
  *          column of tracefs available_filter_functions_addrs) to append
  *          them to the benchmark candidates, "clear" empties the list.  The
@@ -572,6 +574,25 @@ static void test_mod_gone(void)
 	      ops_filter_count(&ftsdo_ops) == count, "mod: shared ops unchanged",
 	      "flags %lx count %lu, was %lx %lu", ftsdo_ops.flags,
 	      ops_filter_count(&ftsdo_ops), flags, count);
+}
+
+/*
+ * Retarget the function at mod_ip to B, after its module went away while
+ * attached (tests/guest/mod-init-fails.sh): ftrace dropped the entry
+ * then, and a mod of it succeeds and changes nothing.
+ */
+static void test_mod_retarget(void)
+{
+	struct ftrace_hash *hash;
+	int ret;
+
+	hash = alloc_ftrace_hash(1);
+	if (!hash || !add_ftrace_hash_entry_direct(hash, mod_ip, TRAMP_B))
+		ret = -ENOMEM;
+	else
+		ret = update_ftrace_direct_mod(&ftsdo_ops, hash, true);
+	free_ftrace_hash(hash);
+	check_ret(ret, 0, "mod: retarget the function to B");
 }
 
 /* Calls the script did not make (modprobe reads /proc/cmdline) */
@@ -1123,6 +1144,7 @@ static const struct {
 	{ "mod_expect",	test_mod_expect },
 	{ "mod_reset",	test_mod_reset },
 	{ "mod_gone",	test_mod_gone },
+	{ "mod_retarget", test_mod_retarget },
 	{ "dfn_attach",	test_dfn_attach },
 	{ "dfn_call",	test_dfn_call },
 	{ "dfn_detach",	test_dfn_detach },
