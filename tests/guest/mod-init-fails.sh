@@ -59,7 +59,7 @@ old=$ip
 is_direct || fail "$FN is not a direct site while $WMOD is coming"
 wait $wpid && fail "the init of $WMOD did not fail"
 [ -d /sys/module/$WMOD ] && fail "$WMOD is still loaded after its init failed"
-grep -q "^$old[[:space:]]" $T/direct_functions 2>/dev/null &&
+grep -q "^${old}[[:space:]]" $T/direct_functions 2>/dev/null &&
 	fail "the freed function's address is still in direct_functions"
 
 modprobe $WMOD || fail "cannot load $WMOD again"
