@@ -9,62 +9,38 @@
 # 0, no WARN (the harness fails the boot on one), ftrace still works, and
 # the function of the module loaded again is attached and detached as
 # usual afterwards.
-T=/sys/kernel/tracing
+# The variables tests/guest/mod-direct.inc reads, and its set_ip's ip
+# shellcheck disable=SC2034,SC2154
 MOD=ftsdo_test
-WMOD=ftsdo_wait
+TMOD=ftsdo_wait
+TMODNAME=ftsdo_wait
 FN=ftsdo_wait_func
-RUN=/sys/kernel/debug/$MOD/run
-P=/sys/module/$MOD/parameters
-fail() {
-	echo "FAIL: $*"
-	dmesg | grep "$MOD:" | tail -n 20
-	echo mod_detach >$RUN 2>/dev/null
-	echo 0 >$P/mod_ip
-	rmmod $WMOD 2>/dev/null
-	rmmod $MOD 2>/dev/null
-	exit 1
-}
-run() { echo "$1" >$RUN || fail "$MOD: $1 failed"; }
+CALLS=/sys/module/ftsdo_wait/parameters/calls
+. /guest/tests/mod-direct.inc
 modprobe $MOD || { echo "SKIP: no $MOD"; exit 4; }
-modinfo $WMOD >/dev/null 2>&1 || { rmmod $MOD; echo "SKIP: no $WMOD"; exit 4; }
+modinfo $TMOD >/dev/null 2>&1 || { rmmod $MOD; echo "SKIP: no $TMOD"; exit 4; }
 
-# The function's address, written to mod_ip
-set_ip() {
-	ip=$(grep " $FN \[$WMOD\]" $T/available_filter_functions_addrs | cut -d' ' -f1)
-	[ -n "$ip" ] || fail "$FN is not traceable"
-	echo "0x$ip" >$P/mod_ip
-}
-is_direct() {
-	grep -A1 "^$FN" $T/enabled_functions | grep -q -e " D " -e "direct-->"
-}
-# The function is called N times, and ftsdo_test's trampoline saw M calls
-calls() {
-	echo "$1" >/sys/module/$WMOD/parameters/calls || fail "cannot call $FN"
-	echo "$2" >$P/mod_calls
-	run mod_expect
-}
-
-modprobe $WMOD wait_ms=5000 fail=1 &
+modprobe $TMOD wait_ms=5000 fail=1 &
 wpid=$!
 # Attach while the init waits: the records are enabled just before it runs
 i=0
-until [ "$(cat /sys/module/$WMOD/initstate 2>/dev/null)" = coming ] &&
-	grep -q " $FN \[$WMOD\]" $T/available_filter_functions_addrs &&
+until [ "$(cat /sys/module/$TMOD/initstate 2>/dev/null)" = coming ] &&
+	grep -q " $FN \[$TMOD\]" $T/available_filter_functions_addrs &&
 	set_ip && echo mod_attach >$RUN 2>/dev/null; do
 	i=$((i + 1))
-	[ $i -lt 80 ] || fail "could not attach $FN while $WMOD was coming"
+	[ $i -lt 80 ] || fail "could not attach $FN while $TMOD was coming"
 	sleep 0.05
 done
 old=$ip
-is_direct || fail "$FN is not a direct site while $WMOD is coming"
-wait $wpid && fail "the init of $WMOD did not fail"
-[ -d /sys/module/$WMOD ] && fail "$WMOD is still loaded after its init failed"
+is_direct || fail "$FN is not a direct site while $TMOD is coming"
+wait $wpid && fail "the init of $TMOD did not fail"
+[ -d /sys/module/$TMOD ] && fail "$TMOD is still loaded after its init failed"
 grep -q "^${old}[[:space:]]" $T/direct_functions 2>/dev/null &&
 	fail "the freed function's address is still in direct_functions"
 
-modprobe $WMOD || fail "cannot load $WMOD again"
+modprobe $TMOD || fail "cannot load $TMOD again"
 set_ip
-echo "$WMOD loaded again, $FN at $ip (was $old)"
+echo "$TMOD loaded again, $FN at $ip (was $old)"
 is_direct && fail "$FN of the module loaded again is attached by the dropped entry"
 calls 2 0
 # The owner's retarget and delete of the dropped entry: both return 0
@@ -80,7 +56,7 @@ calls 3 3
 run mod_detach
 is_direct && fail "$FN is still a direct site after the detach"
 echo 0 >$P/mod_ip
-rmmod $WMOD || fail "cannot remove $WMOD"
+rmmod $TMOD || fail "cannot remove $TMOD"
 rmmod $MOD
 # ftrace is alive (a WARN in its code disables it)
 echo schedule >$T/set_ftrace_filter &&

@@ -10,41 +10,16 @@
 # address) is not attached until it is attached again, then normally.
 # Upstream has no such caller, so this lives in the harness, not in the
 # series.
-T=/sys/kernel/tracing
+# The variables tests/guest/mod-direct.inc reads, and its set_ip's ip
+# shellcheck disable=SC2034,SC2154
 MOD=ftsdo_test
 TMOD=ftrace-direct-batch-mod
+TMODNAME=ftrace_direct_batch_mod
 FN=ftrace_direct_batch_mod_func
-RUN=/sys/kernel/debug/$MOD/run
-P=/sys/module/$MOD/parameters
 CALLS=/sys/module/ftrace_direct_batch_mod/parameters/calls
-fail() {
-	echo "FAIL: $*"
-	dmesg | grep "$MOD:" | tail -n 20
-	echo mod_detach >$RUN 2>/dev/null
-	echo 0 >$P/mod_ip
-	rmmod $MOD 2>/dev/null
-	rmmod $TMOD 2>/dev/null
-	exit 1
-}
-run() { echo "$1" >$RUN || fail "$MOD: $1 failed"; }
+. /guest/tests/mod-direct.inc
 modprobe $MOD || { echo "SKIP: no $MOD"; exit 4; }
 modprobe $TMOD || { rmmod $MOD; echo "SKIP: no $TMOD"; exit 4; }
-
-# The function's address, written to mod_ip
-set_ip() {
-	ip=$(grep " $FN \[ftrace_direct_batch_mod\]" $T/available_filter_functions_addrs | cut -d' ' -f1)
-	[ -n "$ip" ] || fail "$FN is not traceable"
-	echo "0x$ip" >$P/mod_ip
-}
-# The function is called N times, and ftsdo_test's trampoline saw M calls
-calls() {
-	echo "$1" >$CALLS || fail "cannot call $FN"
-	echo "$2" >$P/mod_calls
-	run mod_expect
-}
-is_direct() {
-	grep -A1 "^$FN" $T/enabled_functions | grep -q -e " D " -e "direct-->"
-}
 
 set_ip
 old=$ip
