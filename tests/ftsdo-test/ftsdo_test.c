@@ -523,19 +523,23 @@ MODULE_PARM_DESC(mod_ip, "Address of the function used by mod_*");
 module_param(mod_calls, uint, 0644);
 MODULE_PARM_DESC(mod_calls, "Hits expected on the function by mod_expect");
 
-static int mod_hash_op(int (*op)(struct ftrace_ops *, struct ftrace_hash *))
+/* One batch call with the entry mod_ip -> @direct (TRAMP_A unless said) */
+static int mod_hash_op_to(int (*op)(struct ftrace_ops *, struct ftrace_hash *),
+			  unsigned long direct)
 {
 	struct ftrace_hash *hash;
 	int ret;
 
 	hash = alloc_ftrace_hash(1);
-	if (!hash || !add_ftrace_hash_entry_direct(hash, mod_ip, TRAMP_A))
+	if (!hash || !add_ftrace_hash_entry_direct(hash, mod_ip, direct))
 		ret = -ENOMEM;
 	else
 		ret = op(&ftsdo_ops, hash);
 	free_ftrace_hash(hash);
 	return ret;
 }
+
+#define mod_hash_op(op)	mod_hash_op_to(op, TRAMP_A)
 
 static void test_mod_attach(void)
 {
@@ -581,18 +585,15 @@ static void test_mod_gone(void)
  * attached (tests/guest/mod-init-fails.sh): ftrace dropped the entry
  * then, and a mod of it succeeds and changes nothing.
  */
+static int mod_retarget_op(struct ftrace_ops *ops, struct ftrace_hash *hash)
+{
+	return update_ftrace_direct_mod(ops, hash, true);
+}
+
 static void test_mod_retarget(void)
 {
-	struct ftrace_hash *hash;
-	int ret;
-
-	hash = alloc_ftrace_hash(1);
-	if (!hash || !add_ftrace_hash_entry_direct(hash, mod_ip, TRAMP_B))
-		ret = -ENOMEM;
-	else
-		ret = update_ftrace_direct_mod(&ftsdo_ops, hash, true);
-	free_ftrace_hash(hash);
-	check_ret(ret, 0, "mod: retarget the function to B");
+	check_ret(mod_hash_op_to(mod_retarget_op, TRAMP_B), 0,
+		  "mod: retarget the function to B");
 }
 
 /* Calls the script did not make (modprobe reads /proc/cmdline) */
