@@ -31,6 +31,7 @@ help:
 #knob JOBS           parallel jobs of a kernel build (default: the cores)
 #knob CCACHE_DIR     ccache's directory (default ~/.cache/ccache; an empty one for a cold run)
 #knob QEMU_ICOUNT    run the guests with -icount (make bench: "shift=0,sleep=off")
+#knob BENCH_BPF_ICOUNT make bench's BPF part under -icount (default "shift=0,sleep=off"; empty: plain TCG)
 
 ## install the Debian packages make and make check need (scripts/deps.sh)
 deps:

@@ -6,7 +6,7 @@
 # build/results/ARCH/bench.txt.  Ratios measured in one boot are what
 # count: absolute times under TCG mean little.
 # Knobs: OBJ (the kernel to boot), BENCH_OUT (instead of
-# build/results/ARCH), BENCH_PARTS, BENCH_ROUNDS (direct), BENCH_BPF_N (bpf).
+# build/results/ARCH), BENCH_PARTS, BENCH_ROUNDS (direct), BENCH_BPF_N and BENCH_BPF_ICOUNT (bpf).
 set -eu
 . "$(dirname "$0")/lib.sh"
 want=${BENCH_PARTS:-}

@@ -4,6 +4,12 @@
 # on the series, each kernel built with the same config, booted side by
 # side (one guest a core).  BENCH_BPF_N: the N to measure (comma
 # separated; the last is the largest set, reported without suffix).
+# Under -icount (BENCH_BPF_ICOUNT, default shift=0,sleep=off; empty for
+# plain TCG): the guest's clock then counts its instructions, the work an
+# attach does.  TCG's wall clock also depends on where the code lies: the
+# same instructions at other addresses took 1.5 times as long
+# (docs/benchmarks.md).  kunit.enable=0: the boot-time suites are not
+# what is measured.
 # Keys (results.py bench bpf) in OUT/bench-bpf.keys.
 # Usage: bpf.sh ARCH OUT
 set -eu
@@ -22,7 +28,8 @@ pids=()
 for side in base series; do
 	o=$POBJ
 	[ $side = base ] && o=$BOBJ
-	INITRD_TOOLS=1 OBJ=$o BOOT_APPEND="FTSDO_BPF_BENCH_N=$BPF_N" \
+	INITRD_TOOLS=1 OBJ=$o QEMU_ICOUNT=${BENCH_BPF_ICOUNT-shift=0,sleep=off} \
+		BOOT_APPEND="FTSDO_BPF_BENCH_N=$BPF_N kunit.enable=0" \
 		"$TOP/scripts/qemu-run.sh" "$ARCH_NAME" bench-bpf "$OUT/bench-bpf-$side" 3000 &
 	pids+=($!)
 done

@@ -224,6 +224,13 @@ def bench_ratios(keys):
     for op in ("attach", "detach"):
         add("%s_batch_linearity" % op, ["%s_batch_ms" % op, "%s_batch_ms_n8" % op],
             lambda n, n8: ratio(n, 8 * n8), fmt)
+    # A one-function batch beside 20,000 if it also copied and freed the
+    # filter and direct_functions (two hashes of that size), as a batch
+    # API that merges copies of the tables does, against in place
+    for op in ("add1", "del1"):
+        add("%s_at20k_copied_over_inplace" % op,
+            ["%s_at20k_us" % op, "hash_copy20k_us", "hash_free20k_us"],
+            lambda t, c, f: ratio(t + 2 * (c + f), t), fix3)
     # The BPF part's N: "_n<N>" for all but the largest, which comes last
     sufs = sorted({m.group(1) or "" for k in keys
                    for m in [re.match(r"bpf_attach_ms(_n\d+)?$", k)] if m},
@@ -249,6 +256,12 @@ def bench_ratios(keys):
     for mode, other in (("hash", "direct_shared_mdhash_ns"), ("off", "direct_shared_hash_ns")):
         add("direct_shared_md_over_" + mode, ["direct_shared_md_ns", other, "untraced_ns"],
             lambda a, b, u: ratio(a - u, b - u), fix3)
+    # The metadata's part of filter_ip_n single-ip ftrace_set_filter_ip()
+    # calls (5,000): the time over the boot with ftrace_md=off
+    for suf in ("", "_hash"):
+        add("md_filter_ip_update_ms" + suf,
+            ["filter_ip_ns" + suf, "filter_ip_ns_nomd", "filter_ip_n"],
+            lambda t, off, n: (t - off) * n / 1e6, fix3)
     for suf in ("", "_hash"):
         add("filter_ip_over_nomd" + suf, ["filter_ip_ns" + suf, "filter_ip_ns_nomd"], ratio, fix3)
     return out
@@ -259,6 +272,11 @@ RATIO_NOTES = {
         "# *_batch_linearity: *_batch_ms / (8 x *_batch_ms_n8) of the medians",
         "#   above; one figure (it was the median, min, max and spread of each",
         "#   round's ratio)"],
+    "add1_at20k_copied_over_inplace": [
+        "# *1_at20k_copied_over_inplace: (*1_at20k_us + 2 x (hash_copy20k_us +",
+        "#   hash_free20k_us)) / *1_at20k_us: a one-function batch beside 20,000",
+        "#   if it also copied the filter and direct_functions and freed the old",
+        "#   ones (Linux 7.0's hash_add()/hash_sub()), against in place"],
 }
 
 

@@ -35,8 +35,9 @@
  *          candidates must not have a direct trampoline already.
  *  bench - write N (0: all candidates) to time batch attach/detach of the
  *          first N candidates against one register_ftrace_direct() ops per
- *          function (at most parameter per_ops_max); read it for the
- *          results as "name value" lines.
+ *          function (at most parameter per_ops_max), and one function
+ *          added and deleted while up to 20,000 others are attached;
+ *          read it for the results as "name value" lines.
  *  callbench - write anything to time calls of a function with two ops
  *          while 1, 8, 32 and 128 others are registered, of a function on
  *          the shared direct ops with a second ops, and of growing a
@@ -68,6 +69,7 @@
 #include <linux/ctype.h>
 #include <linux/error-injection.h>
 #include <linux/kprobes.h>
+#include <linux/sort.h>
 
 #ifdef CONFIG_X86_64
 #include <asm/ibt.h>
@@ -628,6 +630,9 @@ struct bench_result {
 	u64 attach_ns, detach_ns;
 	u64 attach_part_ns[3], detach_part_ns[3];	/* N/8, N/4, N/2 */
 	u64 per_ops_attach_ns, per_ops_detach_ns;
+	/* One function added and deleted while held_n are attached */
+	unsigned int held_n;
+	u64 add1_ns, del1_ns, copy_ns, free_ns;
 };
 
 static struct bench_result bench_res;
@@ -638,11 +643,28 @@ static bool cand_ok(unsigned long ip)
 	return ftrace_location(ip) == ip;
 }
 
+/* A hash of @ips[0..@n), each on the returning trampoline */
+static struct ftrace_hash *bench_hash(const unsigned long *ips, unsigned int n)
+{
+	struct ftrace_hash *hash;
+	unsigned int i;
+
+	hash = alloc_ftrace_hash(min(fls(n), 12));
+	if (!hash)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (!add_ftrace_hash_entry_direct(hash, ips[i], TRAMP_RET)) {
+			free_ftrace_hash(hash);
+			return NULL;
+		}
+	}
+	return hash;
+}
+
 static int bench_batch(const unsigned long *ips, unsigned int n,
 		       u64 *attach_ns, u64 *detach_ns)
 {
 	struct ftrace_hash *hash;
-	unsigned int i;
 	u64 t0, t1, t2;
 	int ret;
 
@@ -652,15 +674,9 @@ static int bench_batch(const unsigned long *ips, unsigned int n,
 		return 0;
 	}
 
-	hash = alloc_ftrace_hash(min(fls(n), 12));
+	hash = bench_hash(ips, n);
 	if (!hash)
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		if (!add_ftrace_hash_entry_direct(hash, ips[i], TRAMP_RET)) {
-			free_ftrace_hash(hash);
-			return -ENOMEM;
-		}
-	}
 
 	t0 = ktime_get_ns();
 	ret = update_ftrace_direct_add(&ftsdo_bench_ops, hash);
@@ -672,6 +688,92 @@ static int bench_batch(const unsigned long *ips, unsigned int n,
 		*detach_ns = t2 - t1;
 	}
 	free_ftrace_hash(hash);
+	return ret;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define HELD_MAX	20000
+#define HELD_ROUNDS	9
+
+static u64 median_ns(u64 *v)
+{
+	sort(v, HELD_ROUNDS, sizeof(*v), u64_cmp, NULL);
+	return v[HELD_ROUNDS / 2];
+}
+
+/*
+ * A one-function batch while @n others are on the shared ops: what each
+ * single-program BPF attach is. Times update_ftrace_direct_add() and _del()
+ * of @ips[@n] with @ips[0..@n) attached, and, as a measure of a batch API
+ * that builds merged copies of the tables on every call instead of
+ * updating them in place (Linux 7.0), a copy of an @n-entry hash made the
+ * way such a copy is made, an entry at a time with
+ * add_ftrace_hash_entry_direct() into a new hash, and its free. Medians of
+ * HELD_ROUNDS.
+ */
+static int bench_held(const unsigned long *ips, unsigned int n)
+{
+	u64 add[HELD_ROUNDS], del[HELD_ROUNDS], copy[HELD_ROUNDS], drop[HELD_ROUNDS];
+	struct ftrace_hash *held, *one, *dup;
+	struct ftrace_func_entry *entry;
+	int r, i, size, ret;
+	u64 t0, t1, t2;
+
+	held = bench_hash(ips, n);
+	one = bench_hash(ips + n, 1);
+	ret = -ENOMEM;
+	if (!held || !one)
+		goto out;
+
+	ret = update_ftrace_direct_add(&ftsdo_bench_ops, held);
+	if (ret)
+		goto out;
+	for (r = 0; !ret && r < HELD_ROUNDS; r++) {
+		t0 = ktime_get_ns();
+		ret = update_ftrace_direct_add(&ftsdo_bench_ops, one);
+		t1 = ktime_get_ns();
+		if (!ret)
+			ret = update_ftrace_direct_del(&ftsdo_bench_ops, one);
+		t2 = ktime_get_ns();
+		add[r] = t1 - t0;
+		del[r] = t2 - t1;
+	}
+	for (r = 0; !ret && r < HELD_ROUNDS; r++) {
+		t0 = ktime_get_ns();
+		dup = alloc_ftrace_hash(6);
+		size = dup ? 1 << held->size_bits : 0;
+		for (i = 0; i < size; i++) {
+			hlist_for_each_entry(entry, &held->buckets[i], hlist) {
+				if (!add_ftrace_hash_entry_direct(dup, entry->ip,
+								  entry->direct))
+					ret = -ENOMEM;
+			}
+		}
+		t1 = ktime_get_ns();
+		free_ftrace_hash(dup);
+		t2 = ktime_get_ns();
+		if (!dup)
+			ret = -ENOMEM;
+		copy[r] = t1 - t0;
+		drop[r] = t2 - t1;
+	}
+	update_ftrace_direct_del(&ftsdo_bench_ops, held);
+	if (!ret) {
+		bench_res.held_n = n;
+		bench_res.add1_ns = median_ns(add);
+		bench_res.del1_ns = median_ns(del);
+		bench_res.copy_ns = median_ns(copy);
+		bench_res.free_ns = median_ns(drop);
+	}
+out:
+	free_ftrace_hash(one);
+	free_ftrace_hash(held);
 	return ret;
 }
 
@@ -741,6 +843,8 @@ static int run_bench(unsigned int n)
 	for (k = 0; !ret && k < 3; k++)
 		ret = bench_batch(ips, used >> (3 - k), &bench_res.attach_part_ns[k],
 				  &bench_res.detach_part_ns[k]);
+	if (!ret && used > 1)
+		ret = bench_held(ips, min(used - 1, HELD_MAX));
 	if (!ret)
 		ret = bench_per_ops(ips, min(used, per_ops_max));
 
@@ -781,6 +885,11 @@ static int bench_show(struct seq_file *m, void *v)
 		snprintf(name, sizeof(name), "detach_batch_ms_%s", part[k]);
 		seq_put_ratio(m, name, r->detach_part_ns[k], NSEC_PER_MSEC);
 	}
+	seq_printf(m, "held_n %u\n", r->held_n);
+	seq_put_ratio(m, "add1_at20k_us", r->add1_ns, NSEC_PER_USEC);
+	seq_put_ratio(m, "del1_at20k_us", r->del1_ns, NSEC_PER_USEC);
+	seq_put_ratio(m, "hash_copy20k_us", r->copy_ns, NSEC_PER_USEC);
+	seq_put_ratio(m, "hash_free20k_us", r->free_ns, NSEC_PER_USEC);
 	seq_printf(m, "per_ops_n %u\n", r->per_ops_n);
 	if (r->per_ops_n) {
 		per_attach = div_u64(r->per_ops_attach_ns, r->per_ops_n);
@@ -1006,7 +1115,7 @@ static noinline u64 cb_time_calls(int t)
  * up to CB_FILTER_N ftrace_set_filter_ip() calls, each adding one
  * candidate of the ips file (none loaded: skipped), in ns per call.
  */
-#define CB_FILTER_N	20000
+#define CB_FILTER_N	5000
 
 static u64 cb_filter_ns;
 static unsigned int cb_filter_n;
