@@ -763,7 +763,10 @@ static int bench_held(const unsigned long *ips, unsigned int n)
 		copy[r] = t1 - t0;
 		drop[r] = t2 - t1;
 	}
-	update_ftrace_direct_del(&ftsdo_bench_ops, held);
+	/* A valid removal never fails: report it if this one does */
+	r = update_ftrace_direct_del(&ftsdo_bench_ops, held);
+	if (!ret)
+		ret = r;
 	if (!ret) {
 		bench_res.held_n = n;
 		bench_res.add1_ns = median_ns(add);
