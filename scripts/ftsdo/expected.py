@@ -11,7 +11,9 @@ build prints it, which may have a ../ prefix with O=), up to its
 "---[ end trace" line, is left out and replaced by a note; any other
 splat, a second WARNING, or one from another file stays in and fails the
 run as usual.  A bracket in which no warning appeared is reported too:
-the test announced a WARN the kernel did not raise.
+the test announced a WARN the kernel did not raise.  One operation that
+warns in several files (a BPF link's release, say) names them all,
+comma-separated: one WARNING of each is left out, in any order.
 
 A fault injection test brackets its sweep with
 
@@ -39,8 +41,8 @@ AF_MAX = 60
 def filter_lines(lines):
     """Yield the lines of a kernel log (line ends kept) without the
     announced reports, each replaced by a note."""
-    expect = None      # file the bracket expects a WARNING from
-    seen = False       # the bracket's WARNING was elided
+    expect = []        # files the bracket expects a WARNING from
+    seen = set()       # those whose WARNING was elided
     skipping = False   # inside the elided WARNING block
     allocfail = False  # inside an allocation failure bracket
     af_left = 0        # lines of an elided allocation failure report left
@@ -68,20 +70,24 @@ def filter_lines(lines):
             continue
         m = BEGIN.search(line)
         if m:
-            expect, seen = m.group(1), False
+            expect, seen = m.group(1).split(','), set()
             yield line
             continue
         if END.search(line):
-            if expect and not seen:
-                yield ('ftsdo: expected WARNING from %s did not appear '
-                       '(not a splat)\n' % expect)
-            expect = None
+            for f in expect:
+                if f not in seen:
+                    yield ('ftsdo: expected WARNING from %s did not appear '
+                           '(not a splat)\n' % f)
+            expect = []
             yield line
             continue
         m = WARN.search(line)
-        if m and expect and not seen and \
-                (m.group(1) == expect or m.group(1).endswith('/' + expect)):
-            seen = skipping = True
-            yield 'ftsdo: expected WARNING from %s left out\n' % expect
+        f = next((f for f in expect if f not in seen and
+                  (m.group(1) == f or m.group(1).endswith('/' + f))),
+                 None) if m else None
+        if f:
+            seen.add(f)
+            skipping = True
+            yield 'ftsdo: expected WARNING from %s left out\n' % f
             continue
         yield line

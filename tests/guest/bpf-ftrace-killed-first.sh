@@ -46,8 +46,9 @@ h=$(hold_hits fentry $F)
 [ "$h" = 1 ] || fail "fentry: $h hits, want 1: the call sites do not reach the image"
 echo "the image runs: fentry 1 hit"
 
-# Closing the link: the detach fails and warns
-echo "expect-warn-begin kernel/bpf/trampoline.c" >/dev/kmsg
+# Closing the link: the detach fails, and the trampoline and the link's
+# release warn
+echo "expect-warn-begin kernel/bpf/trampoline.c,kernel/bpf/syscall.c" >/dev/kmsg
 hold_stop
 echo "expect-warn-end" >/dev/kmsg
 out=$(ftsdo-bpf hold --fentry $F </dev/null 2>&1)

@@ -44,6 +44,8 @@ VERDICT = {
     "user-warning": False,    # a test's own "WARNING: ...", "BUG: ..."
     "ktap-warning": False,    # ftracetest's "# WARNING: ..." KTAP comment
     "expected-warn": True,    # the announced WARN left out, its second not
+    "expected-warn-files": True,  # one WARN of each file named left out,
+                              # a second of one file not
     "lockdep": True,
     "lockdep-misc": True,     # suspicious RCU usage, wait context, unlock
     "rcu-stall": True,
