@@ -24,14 +24,7 @@ fail() {
 	hold_stop
 	exit 1
 }
-command -v ftsdo-bpf >/dev/null || { echo "SKIP: no ftsdo-bpf"; exit 4; }
-modprobe $MOD || { echo "SKIP: no $MOD"; exit 4; }
-[ -e /sys/kernel/btf/$MOD ] || { echo "SKIP: no BTF for $MOD"; exit 4; }
-call() {
-	echo "$1" >$D/errinj || fail "write $1 to $D/errinj"
-	r=$(cat $D/errinj)
-	[ "$r" = $(($1 + 1)) ] || fail "$F($1) returned $r"
-}
+hold_need $MOD
 # The attach below must be the shared ops's first add
 n=$(grep -vc '^#' $T/direct_functions)
 [ "$n" = 0 ] || fail "$n direct functions before the first attach"
@@ -41,7 +34,7 @@ echo "at ftrace_arch_code_modify_post_process" >$D/kill ||
 hold_start killed-first --fentry $F
 [ "$(cat $D/kill)" = fired ] || fail "ftrace_kill() was not called in the attach"
 echo "ftrace killed while the first attach changed the call sites; the link is attached"
-call 1
+errinj_call 1
 h=$(hold_hits fentry $F)
 [ "$h" = 1 ] || fail "fentry: $h hits, want 1: the call sites do not reach the image"
 echo "the image runs: fentry 1 hit"

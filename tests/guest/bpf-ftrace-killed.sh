@@ -30,15 +30,7 @@ fail() {
 }
 warn_begin() { echo "expect-warn-begin $1" >/dev/kmsg; }
 warn_end() { echo "expect-warn-end" >/dev/kmsg; }
-command -v ftsdo-bpf >/dev/null || { echo "SKIP: no ftsdo-bpf"; exit 4; }
-modprobe $MOD || { echo "SKIP: no $MOD"; exit 4; }
-[ -e /sys/kernel/btf/$MOD ] || { echo "SKIP: no BTF for $MOD"; exit 4; }
-# ftsdo_errinj_target(x) returns x + 1
-call() {
-	echo "$1" >$D/errinj || fail "write $1 to $D/errinj"
-	r=$(cat $D/errinj)
-	[ "$r" = $(($1 + 1)) ] || fail "$F($1) returned $r"
-}
+hold_need $MOD
 # The counts of the second holder (fd 4), "fexit F hits N ret R"
 b_hits() {
 	n=$(grep -c '^end' /tmp/killed-b.out)
@@ -52,7 +44,7 @@ b_hits() {
 }
 
 hold_start killed-a --fentry $F
-call 1
+errinj_call 1
 [ "$(hold_hits fentry $F)" = 1 ] || fail "fentry: $(hold_hits fentry $F) hits, want 1"
 
 # 1. The fexit program's attach retargets F; ftrace dies in the middle
@@ -79,7 +71,7 @@ warn_end
 [ "$(cat $D/kill)" = fired ] || fail "ftrace_kill() was not called inside the retarget"
 echo "ftrace killed inside the retarget; the fexit link is attached"
 # The new image runs both programs
-call 5
+errinj_call 5
 a=$(hold_hits fentry $F)
 [ "$a" = 2 ] || fail "fentry: $a hits after the retarget, want 2"
 [ "$(b_hits)" = "1 6" ] || fail "fexit: '$(b_hits)' (hits ret) after the retarget, want '1 6'"
