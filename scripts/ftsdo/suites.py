@@ -265,7 +265,19 @@ def holds(row, test, testdir, skip=()):
         group, name = "project", "project/kunit.sh"
     else:
         name = test
+    if group == "project" and alone(name[len("project/"):]):
+        # guest/project-tests.sh runs it only where a row names it
+        return name in other
     return any(s == group or s == name for s in other)
+
+
+def alone(name, guestdir=os.path.join(TOP, "tests", "guest")):
+    """Whether the project test NAME has a "# ftsdo-alone:" line."""
+    try:
+        with open(os.path.join(guestdir, name)) as f:
+            return any(l.startswith("# ftsdo-alone:") for l in f)
+    except OSError:
+        return False
 
 
 def find(table, test, arch, testdir, boot=None, skip=(), suite="check"):

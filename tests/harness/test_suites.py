@@ -135,7 +135,8 @@ class Find(unittest.TestCase):
                      "check x86_64 main run1 ftrace@1/2 - -\n"
                      "check x86_64 main run2 ftrace@2/2 - trace_event=\n"
                      "check x86_64 main md ftrace/direct/,project/kunit.sh label=md=hash md=hash\n"
-                     "check arm64 main run1 ftrace/direct/,project - -\n")
+                     "check arm64 main run1 ftrace/direct/,project - -\n"
+                     "check x86_64 main killed-old project/direct-killed-old.sh - -\n")
 
     def tearDown(self):
         self._tmp.cleanup()
@@ -158,6 +159,10 @@ class Find(unittest.TestCase):
         self.assertEqual(self.find("tools/bpftrace-count.sh"), "project")
         self.assertEqual(self.find("ftrace/direct/a.tc", "arm64"), "run1")
         self.assertIsNone(self.find("livepatch/test-livepatch.sh"))
+        # an ftsdo-alone test (tests/guest/direct-killed-old.sh) runs only
+        # in a row that names it, not in one running the whole group
+        self.assertEqual(self.find("project/direct-killed-old.sh"), "killed-old")
+        self.assertIsNone(self.find("project/direct-killed-old.sh", "arm64"))
         self.assertIsNone(self.find("ftrace/nope/x.tc"))
 
     def test_labelled_only_by_name(self):
