@@ -11,7 +11,6 @@
 T=/sys/kernel/tracing
 MOD=ftsdo_test
 F=ftsdo_errinj_target
-E=/sys/kernel/debug/$MOD/errinj
 . /guest/tests/bpf-hold.inc
 fail() {
 	echo "FAIL: $*"
@@ -19,16 +18,8 @@ fail() {
 	rmmod $MOD 2>/dev/null
 	exit 1
 }
-command -v ftsdo-bpf >/dev/null || { echo "SKIP: no ftsdo-bpf"; exit 4; }
-modprobe $MOD || { echo "SKIP: no $MOD"; exit 4; }
-[ -e /sys/kernel/btf/$MOD ] || { rmmod $MOD; echo "SKIP: no BTF for $MOD"; exit 4; }
-
-# ftsdo_errinj_target(x) returns x + 1
-call() {
-	echo "$1" >$E || fail "write $1 to $E"
-	r=$(cat $E)
-	[ "$r" = $(($1 + 1)) ] || fail "$F($1) returned $r"
-}
+hold_need $MOD
+call() { errinj_call "$1"; }
 # Both programs saw N calls
 hits() {
 	a=$(hold_hits fentry $F)
