@@ -136,6 +136,14 @@ if [ -z "${FTSDO_BPF_BIN:-}" ]; then
 fi
 install -m 755 "$bpfbin" "$ROOT/usr/bin/ftsdo-bpf"
 
+# tmulti (tests/bpf-multi, work in progress): where the kernel's own
+# libbpf (SRC/tools/lib/bpf) has tracing_multi links, on x86_64
+if [ -z "$DEB_ARCH" ] && grep -q attach_tracing_multi "$SRC/tools/lib/bpf/libbpf.map" 2>/dev/null; then
+	make -s -C "$TOP/tests/bpf-multi" LINUX="$SRC" VMLINUX="$OBJ/vmlinux" \
+		OUT="$OBJ/bpf-multi" >/dev/null || die "building tests/bpf-multi failed"
+	install -m 755 "$OBJ/bpf-multi/tmulti" "$ROOT/usr/bin/tmulti"
+fi
+
 # failnth (tests/failnth): one file operation with the N-th fault
 # injection point of its task failing, for the fault sweep tests
 sysroot=""
