@@ -136,8 +136,9 @@ if [ -z "${FTSDO_BPF_BIN:-}" ]; then
 fi
 install -m 755 "$bpfbin" "$ROOT/usr/bin/ftsdo-bpf"
 
-# tmulti (tests/bpf-multi, work in progress): where the kernel's own
-# libbpf (SRC/tools/lib/bpf) has tracing_multi links, on x86_64
+# tmulti (tests/bpf-multi, series 07's test): where the kernel's own
+# libbpf (SRC/tools/lib/bpf) has tracing_multi links, on x86_64 (arm64:
+# issue 44); built against that libbpf, not Debian's
 if [ -z "$DEB_ARCH" ] && grep -q attach_tracing_multi "$SRC/tools/lib/bpf/libbpf.map" 2>/dev/null; then
 	make -s -C "$TOP/tests/bpf-multi" LINUX="$SRC" VMLINUX="$OBJ/vmlinux" \
 		OUT="$OBJ/bpf-multi" >/dev/null || die "building tests/bpf-multi failed"
