@@ -3,7 +3,8 @@
  * tmulti: tracing_multi links of fentry.multi and fexit.multi programs,
  * built against the libbpf of the series (tools/lib/bpf).
  *
- *   tmulti [basic|errors|mix|intersect|all]...   (no argument: the first four)
+ *   tmulti [basic|errors|mix|intersect|info|syscalls|all]...
+ *				(no argument: all but all)
  *
  * basic:     bpf_fentry_test1..9 by pattern (the skeleton's sections) and
  *            by BTF ids with cookies: each function seen once per test
@@ -13,6 +14,9 @@
  * mix:       a multi link and a single fentry link on one function,
  *            attached and released in every order
  * intersect: two multi links on every pair of subsets of four functions
+ * info:      bpf_link_info.tracing_multi and fdinfo: ids sorted, each with
+ *            its address and cookie
+ * syscalls:  one program on every system call by pattern (__x64_sys_*)
  * all:       one link on every attachable function, a workload, release
  *
  * After each case enabled_functions and direct_functions are as before
@@ -485,6 +489,95 @@ static void test_intersect(void)
 	free_snap(&before);
 }
 
+/* What the link tells: bpf_link_info.tracing_multi and fdinfo */
+static void test_info(void)
+{
+	__u64 cookies[NFUNC + 1], addrs[NFUNC], lc[NFUNC];
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info), ids[NFUNC];
+	struct bpf_link *l;
+	char path[64], *fdinfo;
+	int i, fd;
+
+	for (i = 1; i <= NFUNC; i++)
+		cookies[i] = 500 + i;
+	l = link_mask(skel->progs.multi_entry, ALL_FUNCS, cookies);
+	check(l, "info: attach: %s", strerror(errno));
+	if (!l)
+		return;
+	fd = bpf_link__fd(l);
+	check(!bpf_link_get_info_by_fd(fd, &info, &len), "info: no link info: %s",
+	      strerror(errno));
+	check(info.type == BPF_LINK_TYPE_TRACING_MULTI &&
+	      info.tracing_multi.attach_type == BPF_TRACE_FENTRY_MULTI &&
+	      info.tracing_multi.count == NFUNC && info.tracing_multi.btf_obj_id,
+	      "info: type %u, attach type %u, count %u, btf_obj_id %u", info.type,
+	      info.tracing_multi.attach_type, info.tracing_multi.count,
+	      info.tracing_multi.btf_obj_id);
+	/* Too small an array: -ENOSPC (nothing copied back, as kprobe_multi) */
+	memset(&info, 0, sizeof(info));
+	info.tracing_multi.ids = (unsigned long)ids;
+	info.tracing_multi.count = 2;
+	check(bpf_link_get_info_by_fd(fd, &info, &len) && errno == ENOSPC,
+	      "info: 2 of %d ids: %s", NFUNC, strerror(errno));
+	memset(&info, 0, sizeof(info));
+	info.tracing_multi.ids = (unsigned long)ids;
+	info.tracing_multi.addrs = (unsigned long)addrs;
+	info.tracing_multi.cookies = (unsigned long)lc;
+	info.tracing_multi.count = NFUNC;
+	check(!bpf_link_get_info_by_fd(fd, &info, &len), "info: arrays: %s", strerror(errno));
+	/* Sorted by id, each with its address and cookie */
+	for (i = 0; i < NFUNC; i++) {
+		int f, k = 0;
+
+		for (f = 1; f <= NFUNC; f++)
+			if (fn_id[f] == ids[i])
+				k = f;
+		check(k && (!i || ids[i] > ids[i - 1]), "info: id %u (%d) out of order", ids[i], i);
+		if (!k)
+			continue;
+		check(addrs[i] == fn_ip[k] && lc[i] == cookies[k],
+		      "info: bpf_fentry_test%d: address %llx cookie %llu, want %llx %llu",
+		      k, (unsigned long long)addrs[i], (unsigned long long)lc[i],
+		      (unsigned long long)fn_ip[k], (unsigned long long)cookies[k]);
+	}
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	fdinfo = slurp(path);
+	check(strstr(fdinfo, "link_type:\ttracing_multi") && strstr(fdinfo, "cnt:\t9\n") &&
+	      strstr(fdinfo, "\t 503\t bpf_fentry_test3\n"),
+	      "info: fdinfo:\n%s", fdinfo);
+	free(fdinfo);
+	bpf_link__destroy(l);
+}
+
+/* The README's example: one program on every system call, by pattern */
+static void test_syscalls(void)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	struct snap before = take_snap();
+	struct bpf_link *l;
+	int i;
+
+	skel->bss->mass_hits = 0;
+	l = bpf_program__attach_tracing_multi(skel->progs.multi_mass, "__x64_sys_*", NULL);
+	check(l, "syscalls: attach __x64_sys_*: %s", strerror(errno));
+	if (!l)
+		return;
+	/* dup and close are in BTF (the SYSCALL_DEFINE0 ones are not) */
+	for (i = 0; i < 100; i++)
+		close(dup(0));
+	bpf_link_get_info_by_fd(bpf_link__fd(l), &info, &len);
+	printf("syscalls: %u functions, %llu calls\n", info.tracing_multi.count,
+	       (unsigned long long)skel->bss->mass_hits);
+	check(info.tracing_multi.count > 100 && skel->bss->mass_hits >= 200,
+	      "syscalls: %u functions, %llu calls", info.tracing_multi.count,
+	      (unsigned long long)skel->bss->mass_hits);
+	bpf_link__destroy(l);
+	check_snap(&before, "syscalls");
+	free_snap(&before);
+}
+
 /* ------------------------------------------------------------------ */
 /* Every attachable function                                          */
 
@@ -567,6 +660,21 @@ static int type_size(__u32 id, bool *is_struct)
 	return -1;
 }
 
+/* The first time @s is asked of @v (sorted, duplicates kept) */
+static bool first_time(char **v, bool *taken, size_t n, const char *s)
+{
+	char **p = bsearch(&s, v, n, sizeof(*v), cmp_str);
+
+	if (!p)
+		return false;
+	while (p > v && !strcmp(p[-1], s))
+		p--;
+	if (taken[p - v])
+		return false;
+	taken[p - v] = true;
+	return true;
+}
+
 /* What a trampoline can take: the kernel's btf_distill_func_proto() */
 static bool traceable(const struct btf_type *t)
 {
@@ -632,12 +740,13 @@ static void test_all(void)
 	double t0, t1, t2;
 
 	char **bn = calloc(cnt, sizeof(*bn));
+	bool *taken = calloc(cnt, sizeof(*taken));
 	size_t nbn = 0;
 
-	check(avail && ks && bn, "available_filter_functions or kallsyms: %s", strerror(errno));
-	if (!avail || !ks || !bn)
+	check(avail && ks && bn && taken, "available_filter_functions or kallsyms: %s", strerror(errno));
+	if (!avail || !ks || !bn || !taken)
 		return;
-	/* Two BTF ids of one name may be one function: its trampoline once */
+	/* Two BTF ids of one name are one function: attach the first */
 	for (id = 1; id < cnt; id++) {
 		const struct btf_type *t = btf__type_by_id(vmlinux, id);
 
@@ -653,7 +762,7 @@ static void test_all(void)
 			continue;
 		name = btf__name_by_offset(vmlinux, t->name_off);
 		if (!in(avail, nav, name) || !unique(ks, nks, name) ||
-		    !unique(bn, nbn, name) ||
+		    !first_time(bn, taken, nbn, name) ||
 		    !traceable(t) || skipped(name))
 			continue;
 		if (n == cap) {
@@ -687,12 +796,15 @@ static void test_all(void)
 	free_snap(&before);
 	free(ids);
 	free(bn);
+	free(taken);
 }
 
 int main(int argc, char **argv)
 {
-	static const char *const dflt[] = { "basic", "errors", "mix", "intersect" };
-	int i, ncase = argc > 1 ? argc - 1 : 4;
+	static const char *const dflt[] = {
+		"basic", "errors", "mix", "intersect", "info", "syscalls",
+	};
+	int i, ncase = argc > 1 ? argc - 1 : 6;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	skel = tmulti_bpf__open_and_load();
@@ -724,6 +836,10 @@ int main(int argc, char **argv)
 			test_mix();
 		else if (!strcmp(c, "intersect"))
 			test_intersect();
+		else if (!strcmp(c, "info"))
+			test_info();
+		else if (!strcmp(c, "syscalls"))
+			test_syscalls();
 		else if (!strcmp(c, "all"))
 			test_all();
 		else
