@@ -117,3 +117,11 @@ int multi_mass(void *ctx)
 	__sync_fetch_and_add(&mass_hits, 1);
 	return 0;
 }
+
+/* kprobe_multi on the same functions: make bench's comparison */
+SEC("kprobe.multi")
+int kmulti_mass(void *ctx)
+{
+	__sync_fetch_and_add(&mass_hits, 1);
+	return 0;
+}

@@ -3,7 +3,7 @@
  * tmulti: tracing_multi links of fentry.multi and fexit.multi programs,
  * built against the libbpf of the series (tools/lib/bpf).
  *
- *   tmulti [basic|errors|mix|intersect|info|syscalls|all]...
+ *   tmulti [basic|errors|mix|intersect|info|syscalls|all|bench [F]]...
  *				(no argument: all but all)
  *
  * basic:     bpf_fentry_test1..9 by pattern (the skeleton's sections) and
@@ -18,6 +18,8 @@
  *            its address and cookie
  * syscalls:  one program on every system call by pattern (__x64_sys_*)
  * all:       one link on every attachable function, a workload, release
+ * bench [/F]: make bench's figures on those functions ("key value"
+ *            lines), their names to /F (default /tmp/tmulti-funcs)
  *
  * After each case enabled_functions and direct_functions are as before
  * it.  Prints PASS or FAIL lines, exits 0 when all passed.
@@ -729,23 +731,25 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static void test_all(void)
+/*
+ * Every attachable function: in available_filter_functions and BTF, named
+ * once in kallsyms, traceable, not skipped; one BTF id per name.  Their ids
+ * and names; the count.
+ */
+static size_t collect_all(__u32 **pids, const char ***pnames)
 {
-	size_t nav, nks, i, n = 0, cap = 0;
+	size_t nav, nks, nbn = 0, n = 0, cap = 0;
 	char **avail = words("/sys/kernel/tracing/available_filter_functions", 0, &nav, false);
 	char **ks = words("/proc/kallsyms", 2, &nks, true);
 	__u32 *ids = NULL, cnt = btf__type_cnt(vmlinux), id;
-	struct snap before = take_snap();
-	struct bpf_link *l;
-	double t0, t1, t2;
-
 	char **bn = calloc(cnt, sizeof(*bn));
 	bool *taken = calloc(cnt, sizeof(*taken));
-	size_t nbn = 0;
+	const char **names = NULL;
 
-	check(avail && ks && bn && taken, "available_filter_functions or kallsyms: %s", strerror(errno));
+	check(avail && ks && bn && taken, "available_filter_functions or kallsyms: %s",
+	      strerror(errno));
 	if (!avail || !ks || !bn || !taken)
-		return;
+		return 0;
 	/* Two BTF ids of one name are one function: attach the first */
 	for (id = 1; id < cnt; id++) {
 		const struct btf_type *t = btf__type_by_id(vmlinux, id);
@@ -768,10 +772,30 @@ static void test_all(void)
 		if (n == cap) {
 			cap = cap ? cap * 2 : 65536;
 			ids = realloc(ids, cap * sizeof(*ids));
+			names = realloc(names, cap * sizeof(*names));
 		}
+		names[n] = name;
 		ids[n++] = id;
 	}
 	printf("all: %zu functions (%zu in available_filter_functions)\n", n, nav);
+	free(bn);
+	free(taken);
+	*pids = ids;
+	*pnames = names;
+	return n;
+}
+
+static void test_all(void)
+{
+	struct snap before = take_snap();
+	const char **names;
+	struct bpf_link *l;
+	double t0, t1, t2;
+	__u32 *ids;
+	size_t i, n = collect_all(&ids, &names);
+
+	if (!n)
+		return;
 	skel->bss->mass_hits = 0;
 	t0 = now_ms();
 	{
@@ -795,8 +819,106 @@ static void test_all(void)
 	check_snap(&before, "all");
 	free_snap(&before);
 	free(ids);
-	free(bn);
-	free(taken);
+	free(names);
+}
+
+static long mem_available_kb(void)
+{
+	char *m = slurp("/proc/meminfo"), *p = strstr(m, "MemAvailable:");
+	long kb = p ? strtol(p + 13, NULL, 10) : 0;
+
+	free(m);
+	return kb;
+}
+
+#define BENCH_SINGLE	500
+
+/*
+ * make bench: the same functions (collect_all()) through a tracing_multi
+ * link, kprobe_multi, and single fentry links on BENCH_SINGLE of them;
+ * "key value" lines.  The names go to @names_file, for the raw batch
+ * the guest times with the test module.
+ */
+static void bench(const char *names_file)
+{
+	static int fds[BENCH_SINGLE];
+	const char **names;
+	struct bpf_link *l;
+	double t0, t1;
+	long kb0, kb1;
+	__u32 *ids;
+	size_t i, n = collect_all(&ids, &names), ns;
+	FILE *f;
+
+	if (!n)
+		return;
+	f = fopen(names_file, "w");
+	for (i = 0; f && i < n; i++)
+		fprintf(f, "%s\n", names[i]);
+	if (f)
+		fclose(f);
+	printf("tmulti_n %zu\n", n);
+
+	kb0 = mem_available_kb();
+	t0 = now_ms();
+	{
+		LIBBPF_OPTS(bpf_tracing_multi_opts, o, .ids = ids, .cnt = n);
+
+		l = bpf_program__attach_tracing_multi(skel->progs.multi_mass, NULL, &o);
+	}
+	t1 = now_ms();
+	kb1 = mem_available_kb();
+	check(l, "bench: tracing_multi on %zu functions: %s", n, strerror(errno));
+	printf("tmulti_attach_ms %.1f\n", t1 - t0);
+	printf("tmulti_bytes_per_func %.0f\n", (kb0 - kb1) * 1024.0 / n);
+	t0 = now_ms();
+	bpf_link__destroy(l);
+	printf("tmulti_detach_ms %.1f\n", now_ms() - t0);
+
+	{
+		LIBBPF_OPTS(bpf_kprobe_multi_opts, o, .syms = names, .cnt = n);
+
+		t0 = now_ms();
+		l = bpf_program__attach_kprobe_multi_opts(skel->progs.kmulti_mass, NULL, &o);
+		t1 = now_ms();
+	}
+	if (l) {
+		printf("kmulti_attach_ms %.1f\n", t1 - t0);
+		t0 = now_ms();
+		bpf_link__destroy(l);
+		printf("kmulti_detach_ms %.1f\n", now_ms() - t0);
+	} else {
+		printf("# kprobe_multi: %s\n", strerror(errno));
+	}
+
+	/* One fentry link each, the programs loaded first (not timed) */
+	ns = n < BENCH_SINGLE ? n : BENCH_SINGLE;
+	for (i = 0; i < ns; i++) {
+		fds[i] = filler_prog(ids[i * (n / ns)], BPF_TRACE_FENTRY);
+		check(fds[i] >= 0, "bench: fentry program for %s: %s",
+		      names[i * (n / ns)], strerror(-fds[i]));
+		if (fds[i] < 0)
+			goto out;
+	}
+	t0 = now_ms();
+	for (i = 0; i < ns; i++) {
+		int lfd = bpf_link_create(fds[i], 0, BPF_TRACE_FENTRY, NULL);
+
+		check(lfd >= 0, "bench: fentry link on %s: %s", names[i * (n / ns)],
+		      strerror(errno));
+		close(fds[i]);
+		fds[i] = lfd;
+	}
+	t1 = now_ms();
+	printf("fentry_single_attach_ms_per_func %.2f\n", (t1 - t0) / ns);
+	t0 = now_ms();
+	for (i = 0; i < ns; i++)
+		close(fds[i]);
+	printf("fentry_single_detach_ms_per_func %.2f\n", (now_ms() - t0) / ns);
+	printf("fentry_single_n %zu\n", ns);
+out:
+	free(ids);
+	free(names);
 }
 
 int main(int argc, char **argv)
@@ -842,6 +964,13 @@ int main(int argc, char **argv)
 			test_syscalls();
 		else if (!strcmp(c, "all"))
 			test_all();
+		else if (!strcmp(c, "bench")) {
+			const char *f = "/tmp/tmulti-funcs";
+
+			if (i + 2 < argc && argv[i + 2][0] == '/')
+				f = argv[++i + 1];
+			bench(f);
+		}
 		else
 			check(0, "no case %s", c);
 		printf("%s: %s\n", failed > before ? "FAIL" : "PASS", c);
