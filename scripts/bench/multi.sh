@@ -25,6 +25,10 @@ OBJ=$POBJ QEMU_ICOUNT=$icount BOOT_APPEND="kunit.enable=0" \
 	echo "# make bench, tracing_multi: one link on every attachable function"
 	echo "#   (tmulti_n), kprobe_multi on the same, single fentry links on"
 	echo "#   fentry_single_n of them, and the bare batch (rawbatch_*), one boot,"
-	echo "#   ${icount:+QEMU -icount $icount}${icount:-TCG wall clock}"
+	if [ -n "$icount" ]; then
+		echo "#   QEMU -icount $icount"
+	else
+		echo "#   TCG wall clock"
+	fi
 	cat "$OUT/bench-multi/bench-multi.txt"
 } >"$OUT/bench-multi.keys"

@@ -264,10 +264,25 @@ def bench_ratios(keys):
             lambda t, off, n: (t - off) * n / 1e6, fix3)
     for suf in ("", "_hash"):
         add("filter_ip_over_nomd" + suf, ["filter_ip_ns" + suf, "filter_ip_ns_nomd"], ratio, fix3)
+    # tracing_multi (the multi part): against the bare batch (the issue's
+    # targets: 1.5 and 1.2), kprobe_multi, and single fentry links
+    # extrapolated to the same N
+    for op in ("attach", "detach"):
+        add("tmulti_%s_over_rawbatch" % op, ["tmulti_%s_ms" % op, "rawbatch_%s_ms" % op],
+            ratio, fix3)
+        add("tmulti_%s_over_kmulti" % op, ["tmulti_%s_ms" % op, "kmulti_%s_ms" % op],
+            ratio, fix3)
+        add("tmulti_%s_speedup_over_single" % op,
+            ["fentry_single_%s_ms_per_func" % op, "tmulti_n", "tmulti_%s_ms" % op],
+            lambda per, n, t: ratio(per * n, t), fix3)
     return out
 
 
 RATIO_NOTES = {
+    "tmulti_attach_speedup_over_single": [
+        "# tmulti_*_speedup_over_single: fentry_single_*_ms_per_func x tmulti_n",
+        "#   / tmulti_*_ms: single fentry links on the same N, extrapolated from",
+        "#   fentry_single_n of them"],
     "attach_batch_linearity": [
         "# *_batch_linearity: *_batch_ms / (8 x *_batch_ms_n8) of the medians",
         "#   above; one figure (it was the median, min, max and spread of each",

@@ -532,6 +532,21 @@ class Bench(Workdir):
             "filter_ip_over_nomd 1.500", "filter_ip_over_nomd_hash 3.000"])
         self.assertIn("# *_batch_linearity: *_batch_ms / (8 x *_batch_ms_n8) of the medians", lines)
 
+    def test_report_multi_ratios(self):
+        multi = self.write("multi.keys", [
+            "# make bench, tracing_multi", "tmulti_n 1000", "tmulti_attach_ms 300",
+            "tmulti_detach_ms 100", "kmulti_attach_ms 150", "kmulti_detach_ms 200",
+            "fentry_single_attach_ms_per_func 3", "fentry_single_detach_ms_per_func 2",
+            "rawbatch_attach_ms 200", "rawbatch_detach_ms 80"])
+        out = os.path.join(self.tmp, "bench.txt")
+        self.assertEqual(bench.bench_report(out, [multi]), 0)
+        keys = [line for line in read(out) if not line.startswith("#")]
+        self.assertEqual(keys[9:], [
+            "tmulti_attach_over_rawbatch 1.500", "tmulti_attach_over_kmulti 2.000",
+            "tmulti_attach_speedup_over_single 10.000",
+            "tmulti_detach_over_rawbatch 1.250", "tmulti_detach_over_kmulti 0.500",
+            "tmulti_detach_speedup_over_single 20.000"])
+
 
 
 # ---------------------------------------------------------------------------
