@@ -3,7 +3,7 @@
  * tmulti: tracing_multi links of fentry.multi and fexit.multi programs,
  * built against the libbpf of the series (tools/lib/bpf).
  *
- *   tmulti [basic|errors|mix|intersect|info|syscalls|all|bench [F]]...
+ *   tmulti [basic|errors|mix|intersect|info|syscalls|livepatch|all|bench [/F]]...
  *				(no argument: all but all)
  *
  * basic:     bpf_fentry_test1..9 by pattern (the skeleton's sections) and
@@ -17,6 +17,7 @@
  * info:      bpf_link_info.tracing_multi and fdinfo: ids sorted, each with
  *            its address and cookie
  * syscalls:  one program on every system call by pattern (__x64_sys_*)
+ * livepatch: a link and livepatch-sample on one function, every order
  * all:       one link on every attachable function, a workload, release
  * bench [/F]: make bench's figures on those functions ("key value"
  *            lines), their names to /F (default /tmp/tmulti-funcs)
@@ -580,6 +581,143 @@ static void test_syscalls(void)
 	free_snap(&before);
 }
 
+/* livepatch-sample, which replaces cmdline_proc_show() */
+#define LP	"/sys/kernel/livepatch/livepatch_sample"
+#define LP_TEXT	"this has been live patched"
+
+static bool lp_settled(void)
+{
+	int i;
+
+	for (i = 0; i < 600; i++) {
+		char *t = slurp(LP "/transition");
+		bool busy = t[0] == '1';
+
+		free(t);
+		if (!busy)
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
+static bool lp_on(void)
+{
+	return !system("modprobe livepatch-sample") && lp_settled();
+}
+
+static bool lp_off(void)
+{
+	FILE *f = fopen(LP "/enabled", "w");
+	int i;
+
+	if (!f)
+		return false;
+	fputs("0", f);
+	fclose(f);
+	if (!lp_settled())
+		return false;
+	for (i = 0; i < 300 && !access(LP, F_OK); i++)
+		usleep(100000);
+	return !system("rmmod livepatch-sample");
+}
+
+#define LP_READS	20
+
+/* Read /proc/cmdline LP_READS times: the livepatch's text or not */
+static void lp_reads(const char *how, bool patched)
+{
+	int i;
+
+	for (i = 0; i < LP_READS; i++) {
+		char *t = slurp("/proc/cmdline");
+		bool is = !strncmp(t, LP_TEXT, strlen(LP_TEXT));
+
+		check(is == patched, "%s: /proc/cmdline is '%.40s', want %s", how, t,
+		      patched ? "the livepatch's" : "the original");
+		free(t);
+	}
+}
+
+/*
+ * A multi link (fentry and fexit) on cmdline_proc_show() and
+ * bpf_fentry_test1, and livepatch-sample on cmdline_proc_show(), in every
+ * order of attach and release: the livepatch takes effect and the
+ * programs see every read (6.12 shares the site through
+ * BPF_TRAMP_F_SHARE_IPMODIFY; the link attached after the livepatch takes
+ * the batch's -EAGAIN retry).
+ */
+static void test_livepatch(void)
+{
+	/* M: link, m: release; L: livepatch on, l: off */
+	static const char *const order[] = { "MLlm", "MLml", "LMml", "LMlm" };
+	__u32 id = btf__find_by_name_kind(vmlinux, "cmdline_proc_show", BTF_KIND_FUNC);
+	__u64 ip = ksym("cmdline_proc_show");
+	struct snap before;
+	int o;
+
+	if (access("/sys/kernel/livepatch", F_OK) || system("modinfo livepatch-sample >/dev/null 2>&1")) {
+		printf("SKIP: livepatch: no livepatch-sample\n");
+		return;
+	}
+	check((int)id > 0 && ip, "livepatch: cmdline_proc_show: no BTF id or address");
+	if (failed)
+		return;
+	before = take_snap();
+	for (o = 0; o < 4; o++) {
+		struct bpf_link *m[2] = {};
+		bool lp = false;
+		const char *step;
+		char how[32];
+
+		for (step = order[o]; *step; step++) {
+			__u32 ids[2] = { id, fn_id[1] };
+			LIBBPF_OPTS(bpf_tracing_multi_opts, opts, .ids = ids, .cnt = 2);
+			struct seen sn = {};
+
+			snprintf(how, sizeof(how), "livepatch %s after %c", order[o], *step);
+			switch (*step) {
+			case 'M':
+				m[0] = bpf_program__attach_tracing_multi(skel->progs.multi_entry, NULL, &opts);
+				m[1] = bpf_program__attach_tracing_multi(skel->progs.multi_exit, NULL, &opts);
+				check(m[0] && m[1], "%s: attach: %s", how, strerror(errno));
+				break;
+			case 'm':
+				bpf_link__destroy(m[0]);
+				bpf_link__destroy(m[1]);
+				m[0] = m[1] = NULL;
+				break;
+			case 'L':
+				lp = lp_on();
+				check(lp, "%s: livepatch-sample did not load", how);
+				break;
+			case 'l':
+				check(lp_off(), "%s: livepatch-sample did not go away", how);
+				lp = false;
+				break;
+			}
+			clear_map(skel->maps.seen);
+			lp_reads(how, lp);
+			bpf_map_lookup_elem(bpf_map__fd(skel->maps.seen), &ip, &sn);
+			check(sn.entries == (m[0] ? LP_READS : 0) && sn.exits == sn.entries,
+			      "%s: %llu entries, %llu exits of cmdline_proc_show, want %d", how,
+			      sn.entries, sn.exits, m[0] ? LP_READS : 0);
+			run();
+			verify(how, m[0] ? 1U << 1 : 0, 1, NULL, true);
+			if (failed)
+				break;
+		}
+		if (lp)
+			lp_off();
+		bpf_link__destroy(m[0]);
+		bpf_link__destroy(m[1]);
+		check_snap(&before, order[o]);
+		if (failed)
+			break;
+	}
+	free_snap(&before);
+}
+
 /* ------------------------------------------------------------------ */
 /* Every attachable function                                          */
 
@@ -924,9 +1062,9 @@ out:
 int main(int argc, char **argv)
 {
 	static const char *const dflt[] = {
-		"basic", "errors", "mix", "intersect", "info", "syscalls",
+		"basic", "errors", "mix", "intersect", "info", "syscalls", "livepatch",
 	};
-	int i, ncase = argc > 1 ? argc - 1 : 6;
+	int i, ncase = argc > 1 ? argc - 1 : 7;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	skel = tmulti_bpf__open_and_load();
@@ -962,6 +1100,8 @@ int main(int argc, char **argv)
 			test_info();
 		else if (!strcmp(c, "syscalls"))
 			test_syscalls();
+		else if (!strcmp(c, "livepatch"))
+			test_livepatch();
 		else if (!strcmp(c, "all"))
 			test_all();
 		else if (!strcmp(c, "bench")) {
