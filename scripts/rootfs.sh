@@ -143,6 +143,15 @@ if [ -z "$DEB_ARCH" ] && grep -q attach_tracing_multi "$SRC/tools/lib/bpf/libbpf
 	make -s -C "$TOP/tests/bpf-multi" LINUX="$SRC" VMLINUX="$OBJ/vmlinux" \
 		OUT="$OBJ/bpf-multi" >/dev/null || die "building tests/bpf-multi failed"
 	install -m 755 "$OBJ/bpf-multi/tmulti" "$ROOT/usr/bin/tmulti"
+	# tmulti_mod, the module of its module case (with its BTF)
+	TM=$OBJ/bpf-multi/mod
+	rm -rf "$TM"
+	mkdir -p "$TM"
+	cp "$TOP"/tests/bpf-multi/mod/{Kbuild,*.c} "$TM/"
+	kmk M="$TM" modules >"$TM/build.log" 2>&1 ||
+		die "building tests/bpf-multi/mod failed (${TM#$TOP/}/build.log)"
+	kmk M="$TM" INSTALL_MOD_PATH="$ROOT" INSTALL_MOD_STRIP=1 INSTALL_MOD_DIR=extra \
+		modules_install >/dev/null
 fi
 
 # failnth (tests/failnth): one file operation with the N-th fault

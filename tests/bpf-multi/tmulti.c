@@ -3,7 +3,8 @@
  * tmulti: tracing_multi links of fentry.multi and fexit.multi programs,
  * built against the libbpf of the series (tools/lib/bpf).
  *
- *   tmulti [basic|errors|mix|intersect|info|syscalls|livepatch|all|bench [/F]]...
+ *   tmulti [basic|errors|mix|intersect|info|syscalls|livepatch|module|all|
+ *	     bench [/F]]...
  *				(no argument: all but all)
  *
  * basic:     bpf_fentry_test1..9 by pattern (the skeleton's sections) and
@@ -18,6 +19,8 @@
  *            its address and cookie
  * syscalls:  one program on every system call by pattern (__x64_sys_*)
  * livepatch: a link and livepatch-sample on one function, every order
+ * module:    a link on tmulti_mod's functions (mod/): 0 to 12 arguments, a
+ *            16-byte struct, a pointer; the module held while linked
  * all:       one link on every attachable function, a workload, release
  * bench [/F]: make bench's figures on those functions ("key value"
  *            lines), their names to /F (default /tmp/tmulti-funcs)
@@ -35,6 +38,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "tmulti.skel.h"
+#include "tmulti_mod.skel.h"
 
 #define NFUNC	9	/* bpf_fentry_test1..9, [0] unused */
 
@@ -718,6 +722,99 @@ static void test_livepatch(void)
 	free_snap(&before);
 }
 
+struct mod_call {
+	__u64 entries, exits, nargs, ret;
+	__u64 args[12];
+};
+
+static struct mod_call mod_call_of(struct tmulti_mod_bpf *m, const char *name)
+{
+	struct mod_call c = {};
+	__u64 ip = ksym(name);
+
+	check(ip, "module: %s: no address", name);
+	if (ip && bpf_map_lookup_elem(bpf_map__fd(m->maps.calls), &ip, &c))
+		check(0, "module: %s never seen", name);
+	return c;
+}
+
+static void mod_expect(struct tmulti_mod_bpf *m, const char *name, int nargs,
+		       const __u64 *args, __u64 ret)
+{
+	struct mod_call c = mod_call_of(m, name);
+	int i;
+
+	check(c.entries == 1 && c.exits == 1, "module: %s: %llu entries, %llu exits, want 1",
+	      name, c.entries, c.exits);
+	check(c.nargs == (__u64)nargs, "module: %s: %llu arguments, want %d", name,
+	      c.nargs, nargs);
+	for (i = 0; i < nargs && i < 12; i++)
+		check(c.args[i] == args[i], "module: %s: argument %d is %llx, want %llx",
+		      name, i, c.args[i], args[i]);
+	check(c.ret == ret, "module: %s: returned %llx, want %llx", name, c.ret, ret);
+}
+
+static bool mod_run(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/tmulti_mod/run", "w");
+	bool ok = f && fputs("1", f) >= 0;
+
+	if (f && fclose(f))
+		ok = false;
+	return ok;
+}
+
+/*
+ * A link on a module's functions (tests/bpf-multi/mod): 0 to 12 arguments,
+ * a 16-byte struct between scalars, a pointer; every argument, the count
+ * and the return value of each call.  The module cannot go while the link
+ * holds it.
+ */
+static void test_module(void)
+{
+	static const __u64 s16[] = { 0x10, 0x1111, 0x2222, 0x20 };
+	struct tmulti_mod_bpf *m;
+	struct snap before;
+	int n, i;
+
+	if (system("modprobe tmulti_mod")) {
+		check(0, "module: modprobe tmulti_mod failed");
+		return;
+	}
+	before = take_snap();
+	m = tmulti_mod_bpf__open_and_load();
+	check(m, "module: open and load: %s", strerror(errno));
+	if (!m)
+		goto out;
+	check(!tmulti_mod_bpf__attach(m), "module: attach by pattern: %s", strerror(errno));
+	check(mod_run(), "module: run: %s", strerror(errno));
+	for (n = 0; n <= 12; n++) {
+		__u64 args[12], sum = n;
+		char name[16];
+
+		for (i = 0; i < n; i++) {
+			args[i] = (__u64)n * 16 + i + 1;
+			sum += args[i];
+		}
+		snprintf(name, sizeof(name), "tmm_args%d", n);
+		mod_expect(m, name, n, args, sum);
+	}
+	mod_expect(m, "tmm_struct", 4, s16, 0x10 + 0x1111 + 0x2222 + 0x20);
+	{
+		struct mod_call c = mod_call_of(m, "tmm_ptr");
+
+		check(c.entries == 1 && c.nargs == 1 && c.ret == 0x3333,
+		      "module: tmm_ptr: %llu entries, %llu arguments, returned %llx",
+		      c.entries, c.nargs, c.ret);
+	}
+	check(system("rmmod tmulti_mod 2>/dev/null"), "module: rmmod while the link holds it");
+	tmulti_mod_bpf__destroy(m);
+	check_snap(&before, "module");
+out:
+	check(!system("rmmod tmulti_mod"), "module: rmmod after the link went");
+	free_snap(&before);
+}
+
 /* ------------------------------------------------------------------ */
 /* Every attachable function                                          */
 
@@ -1063,8 +1160,9 @@ int main(int argc, char **argv)
 {
 	static const char *const dflt[] = {
 		"basic", "errors", "mix", "intersect", "info", "syscalls", "livepatch",
+		"module",
 	};
-	int i, ncase = argc > 1 ? argc - 1 : 7;
+	int i, ncase = argc > 1 ? argc - 1 : 8;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	skel = tmulti_bpf__open_and_load();
@@ -1102,6 +1200,8 @@ int main(int argc, char **argv)
 			test_syscalls();
 		else if (!strcmp(c, "livepatch"))
 			test_livepatch();
+		else if (!strcmp(c, "module"))
+			test_module();
 		else if (!strcmp(c, "all"))
 			test_all();
 		else if (!strcmp(c, "bench")) {
