@@ -3,8 +3,8 @@
  * tmulti: tracing_multi links of fentry.multi and fexit.multi programs,
  * built against the libbpf of the series (tools/lib/bpf).
  *
- *   tmulti [basic|errors|mix|intersect|info|syscalls|livepatch|module|all|
- *	     bench [/F]]...
+ *   tmulti [basic|errors|mix|intersect|info|syscalls|livepatch|module|nomem|
+ *	     all|bench [/F]]...
  *				(no argument: all but all)
  *
  * basic:     bpf_fentry_test1..9 by pattern (the skeleton's sections) and
@@ -21,6 +21,8 @@
  * livepatch: a link and livepatch-sample on one function, every order
  * module:    a link on tmulti_mod's functions (mod/): 0 to 12 arguments, a
  *            16-byte struct, a pointer; the module held while linked
+ * nomem:     each allocation of the attach, then of the release, failing
+ *            in turn (fail-nth; the caller sets the fault knobs)
  * all:       one link on every attachable function, a workload, release
  * bench [/F]: make bench's figures on those functions ("key value"
  *            lines), their names to /F (default /tmp/tmulti-funcs)
@@ -29,6 +31,7 @@
  * it.  Prints PASS or FAIL lines, exits 0 when all passed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -815,6 +818,155 @@ out:
 	free_snap(&before);
 }
 
+#define FAIL_NTH	"/proc/thread-self/fail-nth"
+
+/* Opened once: an open() after a close would meet the count left */
+static int fail_nth_fd = -1;
+
+static int fail_nth_write(int n)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%d", n);
+
+	return pwrite(fail_nth_fd, buf, len, 0) == len ? 0 : -errno;
+}
+
+/* What is left of the count written; 0 once a fault was injected */
+static int fail_nth_read(void)
+{
+	char buf[16] = "";
+
+	return pread(fail_nth_fd, buf, sizeof(buf) - 1, 0) > 0 ? atoi(buf) : -EIO;
+}
+
+/* No line of enabled_functions or direct_functions names bpf_fentry_test2..9 */
+static void gone_2_9(const char *how)
+{
+	struct snap now = take_snap();
+	char name[32];
+	int i;
+
+	for (i = 2; i <= NFUNC; i++) {
+		snprintf(name, sizeof(name), "bpf_fentry_test%d", i);
+		check(!strstr(now.enabled, name) && !strstr(now.direct, name),
+		      "%s: %s still attached", how, name);
+	}
+	free_snap(&now);
+}
+
+/*
+ * The n-th allocation of the link's attach failing, for every n that
+ * injects a fault, then the same for its release: a multi link on
+ * bpf_fentry_test1..9, of which bpf_fentry_test1 has a single fentry link
+ * already (its trampoline gets a new image: the mod batch; the others
+ * their first: the add batch).  An attach fails with ENOMEM and changes
+ * nothing, or works; a release always works: the link, its program's
+ * calls and its sites are gone, the single link still sees its calls.
+ */
+static void test_nomem(void)
+{
+	int fd = bpf_program__fd(skel->progs.multi_entry);
+	int n, left, lfd, attaches = 0, afaults = 0, releases = 0, rfaults = 0;
+	struct bpf_link *single;
+	struct snap start, before;
+	__u32 ids[NFUNC];
+	int i;
+
+	fail_nth_fd = open(FAIL_NTH, O_RDWR);
+	if (fail_nth_fd < 0) {
+		printf("SKIP: nomem: no %s (CONFIG_FAULT_INJECTION)\n", FAIL_NTH);
+		return;
+	}
+	for (i = 1; i <= NFUNC; i++)
+		ids[i - 1] = fn_id[i];
+	start = take_snap();
+	single = bpf_program__attach(skel->progs.single_entry);
+	check(single, "nomem: single fentry link: %s", strerror(errno));
+	if (!single)
+		return;
+	before = take_snap();
+	for (n = 1, left = 0; n < 10000 && !left && !failed; n++) {
+		char how[32];
+
+		snprintf(how, sizeof(how), "nomem: attach %d", n);
+		if (fail_nth_write(n)) {
+			check(0, "%s: %s: %s", how, FAIL_NTH, strerror(errno));
+			break;
+		}
+		/* The link's creation is the only system call until the read */
+		lfd = raw_link(fd, 0, 0, ids, NULL, NFUNC);
+		left = fail_nth_read();
+		fail_nth_write(0);
+		attaches++;
+		afaults += !left;
+		clear_map(skel->maps.seen);
+		skel->bss->single_hits = 0;
+		run();
+		check(skel->bss->single_hits == 1, "%s: the single link saw %llu calls",
+		      how, (unsigned long long)skel->bss->single_hits);
+		if (lfd < 0) {
+			check(lfd == -ENOMEM, "%s: %s, want ENOMEM", how, strerror(-lfd));
+			verify(how, 0, 0, NULL, false);
+			check_snap(&before, how);
+			continue;
+		}
+		verify(how, ALL_FUNCS, 1, NULL, false);
+		close(lfd);
+		check_snap(&before, how);
+	}
+	check(left, "nomem: attach: no end to the faults after %d", n);
+	for (n = 1, left = 0; n < 10000 && !left && !failed; n++) {
+		char how[32];
+
+		snprintf(how, sizeof(how), "nomem: release %d", n);
+		lfd = raw_link(fd, 0, 0, ids, NULL, NFUNC);
+		check(lfd >= 0, "%s: attach: %s", how, strerror(-lfd));
+		if (lfd < 0)
+			break;
+		if (fail_nth_write(n)) {
+			check(0, "%s: %s: %s", how, FAIL_NTH, strerror(errno));
+			close(lfd);
+			break;
+		}
+		/* The close is the only system call until the read */
+		close(lfd);
+		left = fail_nth_read();
+		fail_nth_write(0);
+		releases++;
+		rfaults += !left;
+		clear_map(skel->maps.seen);
+		skel->bss->single_hits = 0;
+		run();
+		check(skel->bss->single_hits == 1, "%s: the single link saw %llu calls",
+		      how, (unsigned long long)skel->bss->single_hits);
+		if (left) {
+			verify(how, 0, 0, NULL, false);
+			check_snap(&before, how);
+			continue;
+		}
+		/*
+		 * bpf_fentry_test1's new image (without the program) may have
+		 * been the allocation that failed: the image it has keeps the
+		 * program (and calls it) until its next update.  Every other
+		 * function is gone.
+		 */
+		check(seen_of(1).entries <= 1, "%s: bpf_fentry_test1: %llu calls", how,
+		      seen_of(1).entries);
+		for (i = 2; i <= NFUNC; i++)
+			check(!seen_of(i).entries, "%s: bpf_fentry_test%d: %llu calls", how, i,
+			      seen_of(i).entries);
+		gone_2_9(how);
+	}
+	printf("nomem: %d attaches (%d faults injected), %d releases (%d faults)\n",
+	       attaches, afaults, releases, rfaults);
+	check(afaults > 0 && rfaults > 0, "nomem: no fault injected");
+	bpf_link__destroy(single);
+	check_snap(&start, "nomem: at the end");
+	free_snap(&start);
+	free_snap(&before);
+	close(fail_nth_fd);
+}
+
 /* ------------------------------------------------------------------ */
 /* Every attachable function                                          */
 
@@ -1202,6 +1354,8 @@ int main(int argc, char **argv)
 			test_livepatch();
 		else if (!strcmp(c, "module"))
 			test_module();
+		else if (!strcmp(c, "nomem"))
+			test_nomem();
 		else if (!strcmp(c, "all"))
 			test_all();
 		else if (!strcmp(c, "bench")) {
