@@ -143,6 +143,9 @@ if [ -z "$DEB_ARCH" ] && grep -q attach_tracing_multi "$SRC/tools/lib/bpf/libbpf
 	make -s -C "$TOP/tests/bpf-multi" LINUX="$SRC" VMLINUX="$OBJ/vmlinux" \
 		OUT="$OBJ/bpf-multi" >/dev/null || die "building tests/bpf-multi failed"
 	install -m 755 "$OBJ/bpf-multi/tmulti" "$ROOT/usr/bin/tmulti"
+	# The tree's bpftool, which shows tracing_multi links: in /usr/bin,
+	# before Debian's (/usr/sbin, in tools.cpio.gz) in the guest's PATH
+	install -m 755 "$OBJ/bpf-multi/bpftool/bpftool" "$ROOT/usr/bin/bpftool"
 	# tmulti_mod, the module of its module case (with its BTF)
 	TM=$OBJ/bpf-multi/mod
 	rm -rf "$TM"

@@ -3,9 +3,9 @@
  * tmulti: tracing_multi links of fentry.multi and fexit.multi programs,
  * built against the libbpf of the series (tools/lib/bpf).
  *
- *   tmulti [basic|errors|mix|intersect|info|syscalls|livepatch|module|nomem|
- *	     all|bench [/F]]...
- *				(no argument: all but all)
+ *   tmulti [basic|errors|mix|others|intersect|info|syscalls|livepatch|
+ *	     module|nomem|all|calls|bench [/F]]...
+ *				(no argument: the cases up to module)
  *
  * basic:     bpf_fentry_test1..9 by pattern (the skeleton's sections) and
  *            by BTF ids with cookies: each function seen once per test
@@ -14,9 +14,13 @@
  * errors:    every bad input gets its errno and attaches nothing
  * mix:       a multi link and a single fentry link on one function,
  *            attached and released in every order
+ * others:    a multi link, a single fentry link, the function tracer and
+ *            a kprobe on bpf_fentry_test1 (and more), attached and
+ *            released in every order (24 x 2, then 24 releases)
  * intersect: two multi links on every pair of subsets of four functions
- * info:      bpf_link_info.tracing_multi and fdinfo: ids sorted, each with
- *            its address and cookie
+ * info:      bpf_link_info.tracing_multi, fdinfo and bpftool link show
+ *            (plain and JSON): ids sorted, each with its address and
+ *            cookie
  * syscalls:  one program on every system call by pattern (__x64_sys_*)
  * livepatch: a link and livepatch-sample on one function, every order
  * module:    a link on tmulti_mod's functions (mod/): 0 to 12 arguments, a
@@ -25,7 +29,10 @@
  *            in turn (fail-nth; the caller sets the fault knobs)
  * all:       one link on every attachable function, a workload, release
  * bench [/F]: make bench's figures on those functions ("key value"
- *            lines), their names to /F (default /tmp/tmulti-funcs)
+ *            lines), their names to /F (default /tmp/tmulti-funcs), and
+ *            the calls figures
+ * calls:     the cost of one call of getpid()'s function under each kind
+ *            of program doing the same work (tcall.bpf.c)
  *
  * After each case enabled_functions and direct_functions are as before
  * it.  Prints PASS or FAIL lines, exits 0 when all passed.
@@ -37,9 +44,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <sys/syscall.h>
+#include "tcall.skel.h"
 #include "tmulti.skel.h"
 #include "tmulti_mod.skel.h"
 
@@ -460,6 +470,206 @@ static void test_mix(void)
 	free_snap(&before);
 }
 
+/* The function tracer of a tracefs instance, and a kprobe event */
+#define TR		"/sys/kernel/tracing"
+#define TR_INST		TR "/instances/tmulti"
+#define KP_GROUP	"tmulti"
+
+/*
+ * Write @text to @path, truncating it or (@append) not: with write(), as
+ * stdio's append mode seeks to the end, which kprobe_events refuses; in
+ * a loop, as a filter file takes one word per write()
+ */
+static bool put(const char *path, const char *text, bool append)
+{
+	int fd = open(path, O_WRONLY | (append ? O_APPEND : O_TRUNC));
+	size_t len = strlen(text), done = 0;
+	ssize_t n = 0;
+
+	while (fd >= 0 && done < len && (n = write(fd, text + done, len - done)) > 0)
+		done += n;
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 && done == len;
+}
+
+/* Calls of bpf_fentry_test@i the instance's function tracer saw */
+static int traced_calls(const char *trace, int i)
+{
+	char pat[40];
+	const char *p = trace;
+	int n = 0;
+
+	snprintf(pat, sizeof(pat), ": bpf_fentry_test%d <-", i);
+	while ((p = strstr(p, pat))) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/* The kprobe event's hits (kprobe_profile names it without its group) */
+static long kprobe_hits(void)
+{
+	char *t = slurp(TR "/kprobe_profile"), *p = strstr(t, " tmulti_k1 ");
+	long n = p ? strtol(p + strlen(" tmulti_k1 "), NULL, 10) : -1;
+
+	free(t);
+	return n;
+}
+
+/* Attach (upper case) or release (lower case) one of the four */
+static bool others_step(char c, struct bpf_link **m, struct bpf_link **s)
+{
+	switch (c) {
+	case 'M':
+		*m = link_mask(skel->progs.multi_entry, ALL_FUNCS, NULL);
+		return *m;
+	case 'm':
+		bpf_link__destroy(*m);
+		*m = NULL;
+		return true;
+	case 'S':
+		*s = bpf_program__attach(skel->progs.single_entry);
+		return *s;
+	case 's':
+		bpf_link__destroy(*s);
+		*s = NULL;
+		return true;
+	case 'F':
+		return put(TR_INST "/current_tracer", "function", false);
+	case 'f':
+		return put(TR_INST "/current_tracer", "nop", false);
+	case 'K':
+		return put(TR "/events/" KP_GROUP "/tmulti_k1/enable", "1", false);
+	case 'k':
+		return put(TR "/events/" KP_GROUP "/tmulti_k1/enable", "0", false);
+	}
+	return false;
+}
+
+/* One test run: everything attached (in @on) sees each of its calls */
+static void others_verify(const char *how, const char *on)
+{
+	bool F = strchr(on, 'F'), K = strchr(on, 'K');
+	long k0 = kprobe_hits(), k;
+	char *trace;
+	int i;
+
+	clear_map(skel->maps.seen);
+	skel->bss->single_hits = 0;
+	put(TR_INST "/trace", "", false);
+	run();
+	verify(how, strchr(on, 'M') ? ALL_FUNCS : 0, 1, NULL, false);
+	check(skel->bss->single_hits == (strchr(on, 'S') ? 1 : 0),
+	      "%s: the single link saw %llu calls", how,
+	      (unsigned long long)skel->bss->single_hits);
+	trace = slurp(TR_INST "/trace");
+	for (i = 1; i <= 3; i++) {
+		int n = traced_calls(trace, i), want = F && i <= 2;
+
+		check(n == want, "%s: the function tracer saw bpf_fentry_test%d %d times, want %d",
+		      how, i, n, want);
+	}
+	free(trace);
+	k = kprobe_hits() - k0;
+	check(k == K, "%s: the kprobe hit %ld times, want %d", how, k, K);
+}
+
+/* Attach the four in the order of @up, release them in the order of @down */
+static void others_order(const char *up, const char *down, struct snap *before)
+{
+	struct bpf_link *m = NULL, *s = NULL;
+	char on[5] = "", how[48];
+	const char *p;
+	int n = 0;
+
+	for (p = up; *p; p++) {
+		snprintf(how, sizeof(how), "others %s %s: %c", up, down, *p);
+		check(others_step(*p, &m, &s), "%s: %s", how, strerror(errno));
+		on[n++] = *p;
+		on[n] = 0;
+		others_verify(how, on);
+	}
+	for (p = down; *p; p++) {
+		char *q = strchr(on, *p - 'a' + 'A');
+
+		snprintf(how, sizeof(how), "others %s %s: %c", up, down, *p);
+		check(others_step(*p, &m, &s), "%s: %s", how, strerror(errno));
+		if (q)
+			memmove(q, q + 1, strlen(q));
+		others_verify(how, on);
+	}
+	snprintf(how, sizeof(how), "others %s %s", up, down);
+	check_snap(before, how);
+}
+
+/* The permutations of @v (length @n), in place, lexicographic */
+static bool next_perm(char *v, int n)
+{
+	int i = n - 2, j = n - 1;
+	char t;
+
+	while (i >= 0 && v[i] >= v[i + 1])
+		i--;
+	if (i < 0)
+		return false;
+	while (v[j] <= v[i])
+		j--;
+	t = v[i];
+	v[i] = v[j];
+	v[j] = t;
+	for (i++, j = n - 1; i < j; i++, j--) {
+		t = v[i];
+		v[i] = v[j];
+		v[j] = t;
+	}
+	return true;
+}
+
+/*
+ * A multi link on bpf_fentry_test1..9, a single fentry link on
+ * bpf_fentry_test1, the function tracer of a tracefs instance on
+ * bpf_fentry_test1 and 2, and a kprobe event on bpf_fentry_test1: each
+ * sees every call of its functions, after every step, attached in every
+ * order and released in the same and the reverse order; one attach
+ * order released in every order.
+ */
+static void test_others(void)
+{
+	struct snap before = take_snap();
+	char up[] = "FKMS", down[5];
+	int i;
+
+	mkdir(TR_INST, 0755);
+	if (!put(TR_INST "/set_ftrace_filter", "bpf_fentry_test1 bpf_fentry_test2", false)) {
+		check(0, "others: the instance's filter: %s", strerror(errno));
+		goto out;
+	}
+	if (!put(TR "/kprobe_events", "p:" KP_GROUP "/tmulti_k1 bpf_fentry_test1\n", true)) {
+		check(0, "others: the kprobe event: %s", strerror(errno));
+		goto out;
+	}
+	free_snap(&before);
+	before = take_snap();
+	do {
+		for (i = 0; i < 4; i++)
+			down[i] = up[i] - 'A' + 'a';
+		down[4] = 0;
+		others_order(up, down, &before);
+		for (i = 0; i < 4; i++)
+			down[i] = up[3 - i] - 'A' + 'a';
+		others_order(up, down, &before);
+	} while (!failed && next_perm(up, 4));
+	strcpy(down, "fkms");
+	while (!failed && next_perm(down, 4))
+		others_order("MSFK", down, &before);
+out:
+	put(TR "/kprobe_events", "-:" KP_GROUP "/tmulti_k1\n", true);
+	rmdir(TR_INST);
+	free_snap(&before);
+}
+
 /* Two multi links on every pair of subsets of bpf_fentry_test1..4 */
 static void test_intersect(void)
 {
@@ -500,6 +710,53 @@ static void test_intersect(void)
 }
 
 /* What the link tells: bpf_link_info.tracing_multi and fdinfo */
+/* What @cmd prints on its standard output */
+static char *cmd_out(const char *cmd)
+{
+	size_t len = 0, n;
+	char *buf = malloc(1 << 16);
+	FILE *f = popen(cmd, "r");
+
+	if (!buf)
+		exit(2);
+	while (f && len < (1 << 16) - 1 &&
+	       (n = fread(buf + len, 1, (1 << 16) - 1 - len, f)))
+		len += n;
+	buf[len] = 0;
+	if (f)
+		pclose(f);
+	return buf;
+}
+
+/* bpftool (the tree's, tools/bpf/bpftool) shows link @id and its functions */
+static void info_bpftool(__u32 id, const __u64 *cookies)
+{
+	char cmd[64], want[128], *out;
+	int k;
+
+	snprintf(cmd, sizeof(cmd), "bpftool link show id %u", id);
+	out = cmd_out(cmd);
+	check(strstr(out, " tracing_multi  prog ") &&
+	      strstr(out, "attach_type trace_fentry_multi  btf_obj_id ") &&
+	      strstr(out, "  count 9"), "info: %s:\n%s", cmd, out);
+	for (k = 1; k <= NFUNC; k++) {
+		snprintf(want, sizeof(want), "\t%-8u %016llx %-16llu bpf_fentry_test%d\n",
+			 fn_id[k], (unsigned long long)fn_ip[k],
+			 (unsigned long long)cookies[k], k);
+		check(strstr(out, want), "info: %s: no line '%s' in:\n%s", cmd, want, out);
+	}
+	printf("info: %s:\n%s", cmd, out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "bpftool -j link show id %u", id);
+	out = cmd_out(cmd);
+	snprintf(want, sizeof(want), "{\"btf_id\":%u,\"addr\":%llu,\"func\":\"bpf_fentry_test3\","
+		 "\"module\":null,\"cookie\":503}", fn_id[3], (unsigned long long)fn_ip[3]);
+	check(strstr(out, "\"attach_type\":\"trace_fentry_multi\"") &&
+	      strstr(out, "\"func_cnt\":9,") && strstr(out, want),
+	      "info: %s: no '%s' in:\n%s", cmd, want, out);
+	free(out);
+}
+
 static void test_info(void)
 {
 	__u64 cookies[NFUNC + 1], addrs[NFUNC], lc[NFUNC];
@@ -557,6 +814,7 @@ static void test_info(void)
 	      strstr(fdinfo, "\t 503\t bpf_fentry_test3\n"),
 	      "info: fdinfo:\n%s", fdinfo);
 	free(fdinfo);
+	info_bpftool(info.id, cookies);
 	bpf_link__destroy(l);
 }
 
@@ -1220,6 +1478,122 @@ static long mem_available_kb(void)
 
 #define BENCH_SINGLE	500
 
+/* getpid()'s function with BTF (on x86_64 __x64_sys_getpid is an alias) */
+#if defined(__x86_64__)
+#define GETPID_FN	"__do_sys_getpid"
+#elif defined(__aarch64__)
+#define GETPID_FN	"__arm64_sys_getpid"
+#endif
+#define BENCH_CALLS	20000
+#define BENCH_ROUNDS	5
+
+/* ns per getpid(), over BENCH_CALLS calls: the best of BENCH_ROUNDS */
+static double getpid_ns(void)
+{
+	double best = 0;
+	int r;
+
+	for (r = 0; r < BENCH_ROUNDS; r++) {
+		double t0 = now_ms(), t;
+		long i;
+
+		for (i = 0; i < BENCH_CALLS; i++)
+			syscall(SYS_getpid);
+		t = (now_ms() - t0) * 1e6 / BENCH_CALLS;
+		if (!r || t < best)
+			best = t;
+	}
+	return best;
+}
+
+/* ns per getpid() with @l attached, whose program must see every call */
+static double bench_call(struct tcall_bpf *s, struct bpf_link *l, const char *what)
+{
+	__u64 h0 = s->bss->hits, want = (__u64)BENCH_CALLS * BENCH_ROUNDS;
+	double ns;
+
+	check(l, "bench: %s: attach: %s", what, strerror(errno));
+	if (!l)
+		return 0;
+	ns = getpid_ns();
+	check(s->bss->hits - h0 == want, "bench: %s: %llu calls seen, want %llu", what,
+	      (unsigned long long)(s->bss->hits - h0), (unsigned long long)want);
+	bpf_link__destroy(l);
+	return ns;
+}
+
+/*
+ * The cost of one call of GETPID_FN under each kind of program, doing
+ * the same work: "KEY ns" over the untraced call, which is measured
+ * before and after (the best of both).  Return: the untraced ns.
+ */
+static double bench_calls(void)
+{
+	static const char *const keys[] = {
+		"fentry_call_ns", "fexit_call_ns", "tmulti_call_ns",
+		"tmulti_fexit_call_ns", "kmulti_call_ns",
+	};
+	double ns[5], untraced, after;
+	struct tcall_bpf *s = tcall_bpf__open();
+	int i, err = -errno;
+
+	if (s) {
+		err = bpf_program__set_attach_target(s->progs.call_fentry, 0, GETPID_FN);
+		if (!err)
+			err = bpf_program__set_attach_target(s->progs.call_fexit, 0,
+							     GETPID_FN);
+		if (!err)
+			err = tcall_bpf__load(s);
+	}
+	check(!err, "bench: tcall: open and load: %s", strerror(-err));
+	if (err) {
+		tcall_bpf__destroy(s);
+		return 0;
+	}
+	s->bss->tgid = getpid();
+	getpid_ns();	/* warm up */
+	untraced = getpid_ns();
+	ns[0] = bench_call(s, bpf_program__attach(s->progs.call_fentry), "fentry");
+	ns[1] = bench_call(s, bpf_program__attach(s->progs.call_fexit), "fexit");
+	ns[2] = bench_call(s, bpf_program__attach_tracing_multi(s->progs.call_mentry,
+								GETPID_FN, NULL),
+			   "fentry.multi");
+	ns[3] = bench_call(s, bpf_program__attach_tracing_multi(s->progs.call_mexit,
+								GETPID_FN, NULL),
+			   "fexit.multi");
+	ns[4] = bench_call(s, bpf_program__attach_kprobe_multi_opts(s->progs.call_kmulti,
+								    GETPID_FN, NULL),
+			   "kprobe.multi");
+	after = getpid_ns();
+	if (after < untraced)
+		untraced = after;
+	printf("call_fn %s\n", GETPID_FN);
+	printf("untraced_call_ns %.1f\n", untraced);
+	for (i = 0; i < 5; i++)
+		if (ns[i])
+			printf("%s %.1f\n", keys[i], ns[i] - untraced);
+	tcall_bpf__destroy(s);
+	return untraced;
+}
+
+/*
+ * With @l on every function: ns per traced call of the functions a
+ * getpid() runs through (@hits counts their program's runs), over the
+ * untraced getpid().
+ */
+static void bench_all_call(const char *key, __u64 *hits, double untraced)
+{
+	__u64 h0 = *hits;
+	double ns = getpid_ns(), per;
+
+	per = (double)(*hits - h0) / (BENCH_CALLS * BENCH_ROUNDS);
+	check(per >= 1, "bench: %s: %.2f traced calls per getpid()", key, per);
+	if (per < 1 || !untraced)
+		return;
+	printf("%s_funcs_per_getpid %.1f\n", key, per);
+	printf("%s_call_ns %.1f\n", key, (ns - untraced) / per);
+}
+
 /*
  * make bench: the same functions (collect_all()) through a tracing_multi
  * link, kprobe_multi, and single fentry links on BENCH_SINGLE of them;
@@ -1235,6 +1609,7 @@ static void bench(const char *names_file)
 	long kb0, kb1;
 	__u32 *ids;
 	size_t i, n = collect_all(&ids, &names), ns;
+	double untraced = bench_calls();
 	FILE *f;
 
 	if (!n)
@@ -1258,6 +1633,8 @@ static void bench(const char *names_file)
 	check(l, "bench: tracing_multi on %zu functions: %s", n, strerror(errno));
 	printf("tmulti_attach_ms %.1f\n", t1 - t0);
 	printf("tmulti_bytes_per_func %.0f\n", (kb0 - kb1) * 1024.0 / n);
+	if (l)
+		bench_all_call("tmulti_all", &skel->bss->mass_hits, untraced);
 	t0 = now_ms();
 	bpf_link__destroy(l);
 	printf("tmulti_detach_ms %.1f\n", now_ms() - t0);
@@ -1271,6 +1648,7 @@ static void bench(const char *names_file)
 	}
 	if (l) {
 		printf("kmulti_attach_ms %.1f\n", t1 - t0);
+		bench_all_call("kmulti_all", &skel->bss->mass_hits, untraced);
 		t0 = now_ms();
 		bpf_link__destroy(l);
 		printf("kmulti_detach_ms %.1f\n", now_ms() - t0);
@@ -1311,10 +1689,10 @@ out:
 int main(int argc, char **argv)
 {
 	static const char *const dflt[] = {
-		"basic", "errors", "mix", "intersect", "info", "syscalls", "livepatch",
-		"module",
+		"basic", "errors", "mix", "others", "intersect", "info", "syscalls",
+		"livepatch", "module",
 	};
-	int i, ncase = argc > 1 ? argc - 1 : 8;
+	int i, ncase = argc > 1 ? argc - 1 : 9;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	skel = tmulti_bpf__open_and_load();
@@ -1344,6 +1722,8 @@ int main(int argc, char **argv)
 			test_errors();
 		else if (!strcmp(c, "mix"))
 			test_mix();
+		else if (!strcmp(c, "others"))
+			test_others();
 		else if (!strcmp(c, "intersect"))
 			test_intersect();
 		else if (!strcmp(c, "info"))
@@ -1358,6 +1738,8 @@ int main(int argc, char **argv)
 			test_nomem();
 		else if (!strcmp(c, "all"))
 			test_all();
+		else if (!strcmp(c, "calls"))
+			bench_calls();
 		else if (!strcmp(c, "bench")) {
 			const char *f = "/tmp/tmulti-funcs";
 

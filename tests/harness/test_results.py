@@ -537,15 +537,20 @@ class Bench(Workdir):
             "# make bench, tracing_multi", "tmulti_n 1000", "tmulti_attach_ms 300",
             "tmulti_detach_ms 100", "kmulti_attach_ms 150", "kmulti_detach_ms 200",
             "fentry_single_attach_ms_per_func 3", "fentry_single_detach_ms_per_func 2",
-            "rawbatch_attach_ms 200", "rawbatch_detach_ms 80"])
+            "rawbatch_attach_ms 200", "rawbatch_detach_ms 80",
+            "fentry_call_ns 40", "fexit_call_ns 50", "tmulti_call_ns 42",
+            "tmulti_fexit_call_ns 55", "kmulti_call_ns 84",
+            "tmulti_all_call_ns 50", "kmulti_all_call_ns 75"])
         out = os.path.join(self.tmp, "bench.txt")
         self.assertEqual(bench.bench_report(out, [multi]), 0)
         keys = [line for line in read(out) if not line.startswith("#")]
-        self.assertEqual(keys[9:], [
+        self.assertEqual(keys[16:], [
             "tmulti_attach_over_rawbatch 1.500", "tmulti_attach_over_kmulti 2.000",
             "tmulti_attach_speedup_over_single 10.000",
             "tmulti_detach_over_rawbatch 1.250", "tmulti_detach_over_kmulti 0.500",
-            "tmulti_detach_speedup_over_single 20.000"])
+            "tmulti_detach_speedup_over_single 20.000",
+            "tmulti_call_over_fentry 1.050", "tmulti_fexit_call_over_fexit 1.100",
+            "kmulti_call_over_tmulti 2.000", "kmulti_all_call_over_tmulti_all 1.500"])
 
 
 
