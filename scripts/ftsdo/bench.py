@@ -275,12 +275,19 @@ def bench_ratios(keys):
         add("tmulti_%s_speedup_over_single" % op,
             ["fentry_single_%s_ms_per_func" % op, "tmulti_n", "tmulti_%s_ms" % op],
             lambda per, n, t: ratio(per * n, t), fix3)
+        # the peer: every function on an image of its own (upstream's design)
+        add("tmulti_%s_over_perfunc" % op,
+            ["tmulti_%s_ms" % op, "tmulti_perfunc_%s_ms" % op], ratio, fix3)
     # Per call (each over the untraced call): multi against single (the
     # issue's targets: 1.05 and 1.10), and kprobe_multi against multi
     add("tmulti_call_over_fentry", ["tmulti_call_ns", "fentry_call_ns"], ratio, fix3)
     add("tmulti_fexit_call_over_fexit", ["tmulti_fexit_call_ns", "fexit_call_ns"],
         ratio, fix3)
     add("kmulti_call_over_tmulti", ["kmulti_call_ns", "tmulti_call_ns"], ratio, fix3)
+    add("tmulti_perfunc_call_over_fentry", ["tmulti_perfunc_call_ns", "fentry_call_ns"],
+        ratio, fix3)
+    add("tmulti_all_call_over_perfunc_all",
+        ["tmulti_all_call_ns", "tmulti_perfunc_all_call_ns"], ratio, fix3)
     add("kmulti_all_call_over_tmulti_all", ["kmulti_all_call_ns", "tmulti_all_call_ns"],
         ratio, fix3)
     return out

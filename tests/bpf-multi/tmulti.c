@@ -28,14 +28,21 @@
  * nomem:     each allocation of the attach, then of the release, failing
  *            in turn (fail-nth; the caller sets the fault knobs)
  * all:       one link on every attachable function, a workload, release
+ * own, shared: the cases after "own" run with every function on an
+ *            image of its own (the debugfs switch of
+ *            CONFIG_BPF_TRACING_MULTI_PEER), after "shared" on the shared
+ *            images again
  * bench [/F]: make bench's figures on those functions ("key value"
  *            lines), their names to /F (default /tmp/tmulti-funcs), and
  *            the calls figures
  * calls:     the cost of one call of getpid()'s function under each kind
  *            of program doing the same work (tcall.bpf.c)
  *
- * After each case enabled_functions and direct_functions are as before
- * it.  Prints PASS or FAIL lines, exits 0 when all passed.
+ * A function with only multi programs (none sleepable) calls a shared
+ * image, "bpf_trampoline_multi_N" in direct_functions, unless the kernel
+ * has no metadata (ftrace_md=off) or "own" came before; basic and mix
+ * check which image each function calls.  After each case
+ * enabled_functions and direct_functions are as before it.  Prints PASS or FAIL lines, exits 0 when all passed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -248,6 +255,53 @@ static struct bpf_link *link_mask(struct bpf_program *prog, unsigned int mask,
 
 #define ALL_FUNCS	(((1U << NFUNC) - 1) << 1)
 
+#define OWN_IMAGES	"/sys/kernel/debug/bpf_tracing_multi_own_images"
+
+/* Functions with only multi programs call a shared image */
+static bool expect_shared;
+
+static void images_init(void)
+{
+	char *md = slurp("/sys/kernel/tracing/function_metadata");
+	char *own = slurp(OWN_IMAGES);
+
+	expect_shared = *md && !strstr(md, "mode: off") && own[0] != 'Y';
+	free(md);
+	free(own);
+}
+
+/* Give the functions attached from now on images of their own, or not */
+static void images_own(bool own)
+{
+	FILE *f = fopen(OWN_IMAGES, "w");
+
+	check(f && fputs(own ? "Y" : "N", f) >= 0 && !fclose(f),
+	      "%s: %s", OWN_IMAGES, strerror(errno));
+	images_init();
+}
+
+/* @what: the image direct_functions names for @func is shared or not */
+static void check_image(const char *what, const char *func, bool shared)
+{
+	char *df = slurp("/sys/kernel/tracing/direct_functions");
+	char *line, *save = NULL, img[128] = "";
+
+	for (line = strtok_r(df, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[128];
+
+		if (sscanf(line, "%*s %127s %127s", name, img) == 2 &&
+		    !strcmp(name, func))
+			break;
+		img[0] = 0;
+	}
+	free(df);
+	shared = shared && expect_shared;
+	check(!strncmp(img, "bpf_trampoline_multi_", 21) == shared,
+	      "%s: %s calls %s, want %s", what, func, *img ? img : "nothing",
+	      shared ? "a shared image" : "an image of its own");
+}
+
 static void test_basic(void)
 {
 	struct bpf_link *entry, *exit_, *l;
@@ -260,6 +314,12 @@ static void test_basic(void)
 	check(!tmulti_bpf__attach(skel), "attach by pattern: %s", strerror(errno));
 	run();
 	verify("pattern", ALL_FUNCS, 1, NULL, true);
+	for (i = 1; i <= NFUNC; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "bpf_fentry_test%d", i);
+		check_image("pattern", name, true);
+	}
 	tmulti_bpf__detach(skel);
 	run();
 	verify("pattern, detached", ALL_FUNCS, 1, NULL, true);
@@ -283,6 +343,7 @@ static void test_basic(void)
 	skel->bss->sleepable_hits = 0;
 	l = link_mask(skel->progs.multi_sleepable, 1U << 1, NULL);
 	check(l, "sleepable on bpf_fentry_test1: %s", strerror(errno));
+	check_image("sleepable", "bpf_fentry_test1", false);
 	run();
 	check(skel->bss->sleepable_hits == 1, "sleepable: %llu calls, want 1",
 	      (unsigned long long)skel->bss->sleepable_hits);
@@ -464,6 +525,10 @@ static void test_mix(void)
 			check(skel->bss->single_hits == (s ? 1 : 0),
 			      "%s: single program %llu calls, want %d", how,
 			      (unsigned long long)skel->bss->single_hits, s ? 1 : 0);
+			if (m[0]) {
+				check_image(how, "bpf_fentry_test1", !s);
+				check_image(how, "bpf_fentry_test2", true);
+			}
 		}
 		check_snap(&before, order[o]);
 	}
@@ -1532,8 +1597,9 @@ static double bench_calls(void)
 	static const char *const keys[] = {
 		"fentry_call_ns", "fexit_call_ns", "tmulti_call_ns",
 		"tmulti_fexit_call_ns", "kmulti_call_ns",
+		"tmulti_perfunc_call_ns", "tmulti_perfunc_fexit_call_ns",
 	};
-	double ns[5], untraced, after;
+	double ns[7] = {}, untraced, after;
 	struct tcall_bpf *s = tcall_bpf__open();
 	int i, err = -errno;
 
@@ -1564,12 +1630,23 @@ static double bench_calls(void)
 	ns[4] = bench_call(s, bpf_program__attach_kprobe_multi_opts(s->progs.call_kmulti,
 								    GETPID_FN, NULL),
 			   "kprobe.multi");
+	if (access(OWN_IMAGES, F_OK) == 0) {
+		/* The peer: getpid()'s function on an image of its own */
+		images_own(true);
+		ns[5] = bench_call(s, bpf_program__attach_tracing_multi(s->progs.call_mentry,
+									GETPID_FN, NULL),
+				   "fentry.multi, own image");
+		ns[6] = bench_call(s, bpf_program__attach_tracing_multi(s->progs.call_mexit,
+									GETPID_FN, NULL),
+				   "fexit.multi, own image");
+		images_own(false);
+	}
 	after = getpid_ns();
 	if (after < untraced)
 		untraced = after;
 	printf("call_fn %s\n", GETPID_FN);
 	printf("untraced_call_ns %.1f\n", untraced);
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 7; i++)
 		if (ns[i])
 			printf("%s %.1f\n", keys[i], ns[i] - untraced);
 	tcall_bpf__destroy(s);
@@ -1594,6 +1671,31 @@ static void bench_all_call(const char *key, __u64 *hits, double untraced)
 	printf("%s_call_ns %.1f\n", key, (ns - untraced) / per);
 }
 
+/* One multi link on the @n functions @ids: the "@key_*" figures */
+static void bench_link(const char *key, __u32 *ids, size_t n, double untraced)
+{
+	LIBBPF_OPTS(bpf_tracing_multi_opts, o, .ids = ids, .cnt = n);
+	struct bpf_link *l;
+	char all[64];
+	double t0, t1;
+	long kb0, kb1;
+
+	kb0 = mem_available_kb();
+	t0 = now_ms();
+	l = bpf_program__attach_tracing_multi(skel->progs.multi_mass, NULL, &o);
+	t1 = now_ms();
+	kb1 = mem_available_kb();
+	check(l, "bench: %s on %zu functions: %s", key, n, strerror(errno));
+	printf("%s_attach_ms %.1f\n", key, t1 - t0);
+	printf("%s_bytes_per_func %.0f\n", key, (kb0 - kb1) * 1024.0 / n);
+	snprintf(all, sizeof(all), "%s_all", key);
+	if (l)
+		bench_all_call(all, &skel->bss->mass_hits, untraced);
+	t0 = now_ms();
+	bpf_link__destroy(l);
+	printf("%s_detach_ms %.1f\n", key, now_ms() - t0);
+}
+
 /*
  * make bench: the same functions (collect_all()) through a tracing_multi
  * link, kprobe_multi, and single fentry links on BENCH_SINGLE of them;
@@ -1606,7 +1708,6 @@ static void bench(const char *names_file)
 	const char **names;
 	struct bpf_link *l;
 	double t0, t1;
-	long kb0, kb1;
 	__u32 *ids;
 	size_t i, n = collect_all(&ids, &names), ns;
 	double untraced = bench_calls();
@@ -1621,23 +1722,13 @@ static void bench(const char *names_file)
 		fclose(f);
 	printf("tmulti_n %zu\n", n);
 
-	kb0 = mem_available_kb();
-	t0 = now_ms();
-	{
-		LIBBPF_OPTS(bpf_tracing_multi_opts, o, .ids = ids, .cnt = n);
-
-		l = bpf_program__attach_tracing_multi(skel->progs.multi_mass, NULL, &o);
+	bench_link("tmulti", ids, n, untraced);
+	if (access(OWN_IMAGES, F_OK) == 0) {
+		/* The peer: every function on an image of its own */
+		images_own(true);
+		bench_link("tmulti_perfunc", ids, n, untraced);
+		images_own(false);
 	}
-	t1 = now_ms();
-	kb1 = mem_available_kb();
-	check(l, "bench: tracing_multi on %zu functions: %s", n, strerror(errno));
-	printf("tmulti_attach_ms %.1f\n", t1 - t0);
-	printf("tmulti_bytes_per_func %.0f\n", (kb0 - kb1) * 1024.0 / n);
-	if (l)
-		bench_all_call("tmulti_all", &skel->bss->mass_hits, untraced);
-	t0 = now_ms();
-	bpf_link__destroy(l);
-	printf("tmulti_detach_ms %.1f\n", now_ms() - t0);
 
 	{
 		LIBBPF_OPTS(bpf_kprobe_multi_opts, o, .syms = names, .cnt = n);
@@ -1702,6 +1793,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	bpf_program__set_autoattach(skel->progs.single_entry, false);
+	images_init();
 	for (i = 1; i <= NFUNC; i++) {
 		char name[32];
 		int id;
@@ -1740,6 +1832,8 @@ int main(int argc, char **argv)
 			test_all();
 		else if (!strcmp(c, "calls"))
 			bench_calls();
+		else if (!strcmp(c, "own") || !strcmp(c, "shared"))
+			images_own(c[0] == 'o');
 		else if (!strcmp(c, "bench")) {
 			const char *f = "/tmp/tmulti-funcs";
 
@@ -1751,6 +1845,8 @@ int main(int argc, char **argv)
 			check(0, "no case %s", c);
 		printf("%s: %s\n", failed > before ? "FAIL" : "PASS", c);
 	}
+	if (access(OWN_IMAGES, F_OK) == 0)
+		images_own(false);
 	btf__free(vmlinux);
 	tmulti_bpf__destroy(skel);
 	printf("%s: %d failed\n", failed ? "FAIL" : "PASS", failed);

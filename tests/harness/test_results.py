@@ -540,17 +540,21 @@ class Bench(Workdir):
             "rawbatch_attach_ms 200", "rawbatch_detach_ms 80",
             "fentry_call_ns 40", "fexit_call_ns 50", "tmulti_call_ns 42",
             "tmulti_fexit_call_ns 55", "kmulti_call_ns 84",
-            "tmulti_all_call_ns 50", "kmulti_all_call_ns 75"])
+            "tmulti_all_call_ns 50", "kmulti_all_call_ns 75",
+            "tmulti_perfunc_attach_ms 600", "tmulti_perfunc_detach_ms 400",
+            "tmulti_perfunc_call_ns 40", "tmulti_perfunc_all_call_ns 40"])
         out = os.path.join(self.tmp, "bench.txt")
         self.assertEqual(bench.bench_report(out, [multi]), 0)
         keys = [line for line in read(out) if not line.startswith("#")]
-        self.assertEqual(keys[16:], [
+        self.assertEqual(keys[20:], [
             "tmulti_attach_over_rawbatch 1.500", "tmulti_attach_over_kmulti 2.000",
-            "tmulti_attach_speedup_over_single 10.000",
+            "tmulti_attach_speedup_over_single 10.000", "tmulti_attach_over_perfunc 0.500",
             "tmulti_detach_over_rawbatch 1.250", "tmulti_detach_over_kmulti 0.500",
-            "tmulti_detach_speedup_over_single 20.000",
+            "tmulti_detach_speedup_over_single 20.000", "tmulti_detach_over_perfunc 0.250",
             "tmulti_call_over_fentry 1.050", "tmulti_fexit_call_over_fexit 1.100",
-            "kmulti_call_over_tmulti 2.000", "kmulti_all_call_over_tmulti_all 1.500"])
+            "kmulti_call_over_tmulti 2.000", "tmulti_perfunc_call_over_fentry 1.000",
+            "tmulti_all_call_over_perfunc_all 1.250",
+            "kmulti_all_call_over_tmulti_all 1.500"])
 
 
 
