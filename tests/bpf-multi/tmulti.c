@@ -1592,6 +1592,19 @@ static double bench_call(struct tcall_bpf *s, struct bpf_link *l, const char *wh
  * the same work: "KEY ns" over the untraced call, which is measured
  * before and after (the best of both).  Return: the untraced ns.
  */
+/* fentry.multi and fexit.multi on getpid()'s function: @ns[0] and [1] */
+static void bench_multi_calls(struct tcall_bpf *s, double *ns, const char *how)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "fentry.multi%s", how);
+	ns[0] = bench_call(s, bpf_program__attach_tracing_multi(s->progs.call_mentry,
+								GETPID_FN, NULL), what);
+	snprintf(what, sizeof(what), "fexit.multi%s", how);
+	ns[1] = bench_call(s, bpf_program__attach_tracing_multi(s->progs.call_mexit,
+								GETPID_FN, NULL), what);
+}
+
 static double bench_calls(void)
 {
 	static const char *const keys[] = {
@@ -1621,24 +1634,14 @@ static double bench_calls(void)
 	untraced = getpid_ns();
 	ns[0] = bench_call(s, bpf_program__attach(s->progs.call_fentry), "fentry");
 	ns[1] = bench_call(s, bpf_program__attach(s->progs.call_fexit), "fexit");
-	ns[2] = bench_call(s, bpf_program__attach_tracing_multi(s->progs.call_mentry,
-								GETPID_FN, NULL),
-			   "fentry.multi");
-	ns[3] = bench_call(s, bpf_program__attach_tracing_multi(s->progs.call_mexit,
-								GETPID_FN, NULL),
-			   "fexit.multi");
+	bench_multi_calls(s, &ns[2], "");
 	ns[4] = bench_call(s, bpf_program__attach_kprobe_multi_opts(s->progs.call_kmulti,
 								    GETPID_FN, NULL),
 			   "kprobe.multi");
 	if (access(OWN_IMAGES, F_OK) == 0) {
 		/* The peer: getpid()'s function on an image of its own */
 		images_own(true);
-		ns[5] = bench_call(s, bpf_program__attach_tracing_multi(s->progs.call_mentry,
-									GETPID_FN, NULL),
-				   "fentry.multi, own image");
-		ns[6] = bench_call(s, bpf_program__attach_tracing_multi(s->progs.call_mexit,
-									GETPID_FN, NULL),
-				   "fexit.multi, own image");
+		bench_multi_calls(s, &ns[5], ", own image");
 		images_own(false);
 	}
 	after = getpid_ns();
