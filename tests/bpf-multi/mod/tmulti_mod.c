@@ -96,7 +96,11 @@ static ssize_t run_write(struct file *file, const char __user *buf,
 {
 	struct tmm_s16 s = { .lo = 0x1111, .hi = 0x2222 };
 
-	tmm_sum = tmm_args0() + tmm_args1(A(1, 1)) +
+	/*
+	 * A store the compiler keeps: clang drops calls of functions without
+	 * side effects whose results nobody reads (noipa is GCC's only).
+	 */
+	WRITE_ONCE(tmm_sum, tmm_args0() + tmm_args1(A(1, 1)) +
 		  tmm_args2(A(2, 1), A(2, 2)) +
 		  tmm_args3(A(3, 1), A(3, 2), A(3, 3)) +
 		  tmm_args4(A(4, 1), A(4, 2), A(4, 3), A(4, 4)) +
@@ -116,7 +120,7 @@ static ssize_t run_write(struct file *file, const char __user *buf,
 		  tmm_args12(A(12, 1), A(12, 2), A(12, 3), A(12, 4), A(12, 5),
 			     A(12, 6), A(12, 7), A(12, 8), A(12, 9), A(12, 10),
 			     A(12, 11), A(12, 12)) +
-		  tmm_struct(0x10, s, 0x20) + tmm_ptr(&s);
+		  tmm_struct(0x10, s, 0x20) + tmm_ptr(&s));
 	return count;
 }
 
