@@ -1185,6 +1185,70 @@ static void gone_2_9(const char *how)
 }
 
 /*
+ * The mirror of test_nomem()'s release sweep: the single link's release
+ * beside the multi link on bpf_fentry_test1..9, with the n-th allocation
+ * failing.  bpf_fentry_test1 is left with the multi program only and
+ * moves to the shared image of its layout, which the release allocates.
+ * The release works, or (a fault) bpf_fentry_test1's image keeps
+ * calling the single program until its next update; syscall.c warns
+ * then, announced.  The multi link sees every call throughout.
+ */
+static void nomem_single_release(const __u32 *ids)
+{
+	static const char begin[] = "expect-warn-begin kernel/bpf/syscall.c";
+	static const char end[] = "expect-warn-end";
+	int sfd = bpf_program__fd(skel->progs.single_entry);
+	int mfd = bpf_program__fd(skel->progs.multi_entry);
+	int n, left, lfd, slfd, kmsg, releases = 0, faults = 0;
+	struct snap before = take_snap();
+
+	kmsg = open("/dev/kmsg", O_WRONLY);
+	check(kmsg >= 0, "nomem: single release: /dev/kmsg: %s", strerror(errno));
+	lfd = raw_link(mfd, 0, 0, ids, NULL, NFUNC);
+	check(lfd >= 0, "nomem: single release: multi link: %s", strerror(-lfd));
+	for (n = 1, left = 0; kmsg >= 0 && lfd >= 0 && n < 10000 && !left &&
+	     !failed; n++) {
+		char how[48];
+
+		snprintf(how, sizeof(how), "nomem: single release %d", n);
+		slfd = bpf_link_create(sfd, 0, BPF_TRACE_FENTRY, NULL);
+		check(slfd >= 0, "%s: attach: %s", how, strerror(errno));
+		if (slfd < 0)
+			break;
+		if (write(kmsg, begin, strlen(begin)) < 0 || fail_nth_write(n)) {
+			check(0, "%s: kmsg or %s: %s", how, FAIL_NTH, strerror(errno));
+			close(slfd);
+			break;
+		}
+		/* The close is the only system call until the read */
+		close(slfd);
+		left = fail_nth_read();
+		fail_nth_write(0);
+		check(write(kmsg, end, strlen(end)) > 0, "%s: kmsg", how);
+		releases++;
+		faults += !left;
+		clear_map(skel->maps.seen);
+		skel->bss->single_hits = 0;
+		run();
+		verify(how, ALL_FUNCS, 1, NULL, false);
+		check(skel->bss->single_hits <= !left,
+		      "%s: the released single link saw %llu calls", how,
+		      (unsigned long long)skel->bss->single_hits);
+		if (left)
+			check_image(how, "bpf_fentry_test1", true);
+	}
+	printf("nomem: %d single releases (%d faults)\n", releases, faults);
+	check(faults > 0, "nomem: single release: no fault injected");
+	if (lfd >= 0)
+		close(lfd);
+	if (kmsg >= 0)
+		close(kmsg);
+	gone_2_9("nomem: single release");
+	check_snap(&before, "nomem: single release");
+	free_snap(&before);
+}
+
+/*
  * The n-th allocation of the link's attach failing, for every n that
  * injects a fault, then the same for its release: a multi link on
  * bpf_fentry_test1..9, of which bpf_fentry_test1 has a single fentry link
@@ -1291,6 +1355,7 @@ static void test_nomem(void)
 	       attaches, afaults, releases, rfaults);
 	check(afaults > 0 && rfaults > 0, "nomem: no fault injected");
 	bpf_link__destroy(single);
+	nomem_single_release(ids);
 	check_snap(&start, "nomem: at the end");
 	free_snap(&start);
 	free_snap(&before);
