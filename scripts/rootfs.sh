@@ -137,10 +137,13 @@ fi
 install -m 755 "$bpfbin" "$ROOT/usr/bin/ftsdo-bpf"
 
 # tmulti (tests/bpf-multi, series 07's test): where the kernel's own
-# libbpf (SRC/tools/lib/bpf) has tracing_multi links, on x86_64 (arm64:
-# issue 44); built against that libbpf, not Debian's
-if [ -z "$DEB_ARCH" ] && grep -q attach_tracing_multi "$SRC/tools/lib/bpf/libbpf.map" 2>/dev/null; then
-	make -s -C "$TOP/tests/bpf-multi" LINUX="$SRC" VMLINUX="$OBJ/vmlinux" \
+# libbpf (SRC/tools/lib/bpf) has tracing_multi links; built against that
+# libbpf, not Debian's (for arm64 cross-built, against the sysroot)
+if grep -q attach_tracing_multi "$SRC/tools/lib/bpf/libbpf.map" 2>/dev/null; then
+	tmvars=""
+	[ -z "$DEB_ARCH" ] || tmvars="ARCH=$KARCH SYSROOT=$BUILD/$DEB_ARCH-sysroot"
+	# shellcheck disable=SC2086
+	make -s -C "$TOP/tests/bpf-multi" $tmvars LINUX="$SRC" VMLINUX="$OBJ/vmlinux" \
 		OUT="$OBJ/bpf-multi" >/dev/null || die "building tests/bpf-multi failed"
 	install -m 755 "$OBJ/bpf-multi/tmulti" "$ROOT/usr/bin/tmulti"
 	# The tree's bpftool, which shows tracing_multi links: in /usr/bin,

@@ -21,10 +21,13 @@
  * info:      bpf_link_info.tracing_multi, fdinfo and bpftool link show
  *            (plain and JSON): ids sorted, each with its address and
  *            cookie
- * syscalls:  one program on every system call by pattern (__x64_sys_*)
+ * syscalls:  one program on every system call by pattern (__x64_sys_*,
+ *            __arm64_sys_*)
  * livepatch: a link and livepatch-sample on one function, every order
  * module:    a link on tmulti_mod's functions (mod/): 0 to 12 arguments, a
- *            16-byte struct, a pointer; the module held while linked
+ *            16-byte struct, a pointer; the module held while linked; on
+ *            arm64 the link by pattern fails (more than 8 argument
+ *            registers), the one by ids without tmm_args9..12 works
  * nomem:     each allocation of the attach, then of the release, failing
  *            in turn (fail-nth; the caller sets the fault knobs)
  * all:       one link on every attachable function, a workload, release
@@ -59,6 +62,22 @@
 #include "tcall.skel.h"
 #include "tmulti.skel.h"
 #include "tmulti_mod.skel.h"
+
+/*
+ * getpid()'s function with BTF (on x86_64 __x64_sys_getpid is an alias),
+ * the system calls' prefix, and the argument registers a trampoline can
+ * pass: 6.12's arm64 JIT has no stack arguments (more than 8 registers:
+ * the kernel refuses the function), x86_64's takes up to 12 registers.
+ */
+#if defined(__x86_64__)
+#define GETPID_FN	"__do_sys_getpid"
+#define SYSCALLS	"__x64_sys_*"
+#define MAX_ARG_REGS	12
+#elif defined(__aarch64__)
+#define GETPID_FN	"__arm64_sys_getpid"
+#define SYSCALLS	"__arm64_sys_*"
+#define MAX_ARG_REGS	8
+#endif
 
 #define NFUNC	9	/* bpf_fentry_test1..9, [0] unused */
 
@@ -893,8 +912,8 @@ static void test_syscalls(void)
 	int i;
 
 	skel->bss->mass_hits = 0;
-	l = bpf_program__attach_tracing_multi(skel->progs.multi_mass, "__x64_sys_*", NULL);
-	check(l, "syscalls: attach __x64_sys_*: %s", strerror(errno));
+	l = bpf_program__attach_tracing_multi(skel->progs.multi_mass, SYSCALLS, NULL);
+	check(l, "syscalls: attach %s: %s", SYSCALLS, strerror(errno));
 	if (!l)
 		return;
 	/* dup and close are in BTF (the SYSCALL_DEFINE0 ones are not) */
@@ -1091,6 +1110,45 @@ static bool mod_run(void)
 }
 
 /*
+ * The module's functions whose arguments fit in MAX_ARG_REGS registers,
+ * by their BTF ids (the pattern takes them all)
+ */
+static int mod_attach_ids(struct tmulti_mod_bpf *m)
+{
+	static const char *const more[] = { "tmm_struct", "tmm_ptr" };
+	struct btf *b = btf__load_module_btf("tmulti_mod", vmlinux);
+	__u32 ids[MAX_ARG_REGS + 3];
+	char name[16];
+	int i, id, n = 0, err;
+
+	if (!b)
+		return -errno;
+	for (i = 0; i <= MAX_ARG_REGS + 2; i++) {
+		if (i <= MAX_ARG_REGS)
+			snprintf(name, sizeof(name), "tmm_args%d", i);
+		else
+			snprintf(name, sizeof(name), "%s", more[i - MAX_ARG_REGS - 1]);
+		id = btf__find_by_name_kind(b, name, BTF_KIND_FUNC);
+		if (id > 0)
+			ids[n++] = id;
+	}
+	btf__free(b);
+	{
+		LIBBPF_OPTS(bpf_tracing_multi_opts, o, .ids = ids, .cnt = n);
+
+		m->links.mod_entry = bpf_program__attach_tracing_multi(m->progs.mod_entry,
+								       NULL, &o);
+		err = -errno;
+		if (m->links.mod_entry) {
+			m->links.mod_exit = bpf_program__attach_tracing_multi(m->progs.mod_exit,
+									      NULL, &o);
+			err = m->links.mod_exit ? 0 : -errno;
+		}
+	}
+	return n == MAX_ARG_REGS + 3 ? err : -ENOENT;
+}
+
+/*
  * A link on a module's functions (tests/bpf-multi/mod): 0 to 12 arguments,
  * a 16-byte struct between scalars, a pointer; every argument, the count
  * and the return value of each call.  The module cannot go while the link
@@ -1112,12 +1170,34 @@ static void test_module(void)
 	check(m, "module: open and load: %s", strerror(errno));
 	if (!m)
 		goto out;
-	check(!tmulti_mod_bpf__attach(m), "module: attach by pattern: %s", strerror(errno));
+	if (MAX_ARG_REGS < 12) {
+		/* tmm_args9..12 need the stack: the link by pattern fails */
+		errno = 0;
+		check(tmulti_mod_bpf__attach(m) && errno == EINVAL,
+		      "module: attach by pattern: %s, want EINVAL (tmm_args%d)",
+		      strerror(errno), MAX_ARG_REGS + 1);
+		tmulti_mod_bpf__detach(m);
+		check_snap(&before, "module: the refused pattern");
+		check(!system("dmesg | grep -q 'tracing_multi: tmm_args.*trampoline'"),
+		      "module: no log line names the refused function");
+		check(!mod_attach_ids(m), "module: attach by ids: %s", strerror(errno));
+	} else {
+		check(!tmulti_mod_bpf__attach(m), "module: attach by pattern: %s",
+		      strerror(errno));
+	}
 	check(mod_run(), "module: run: %s", strerror(errno));
 	for (n = 0; n <= 12; n++) {
-		__u64 args[12], sum = n;
+		__u64 args[12], sum = n, ip;
+		struct mod_call c;
 		char name[16];
 
+		if (n > MAX_ARG_REGS) {
+			snprintf(name, sizeof(name), "tmm_args%d", n);
+			ip = ksym(name);
+			check(ip && bpf_map_lookup_elem(bpf_map__fd(m->maps.calls), &ip, &c),
+			      "module: %s seen, not attachable here", name);
+			continue;
+		}
 		for (i = 0; i < n; i++) {
 			args[i] = (__u64)n * 16 + i + 1;
 			sum += args[i];
@@ -1463,8 +1543,8 @@ static bool first_time(char **v, bool *taken, size_t n, const char *s)
 static bool traceable(const struct btf_type *t)
 {
 	const struct btf_param *p;
+	int i, n, size, regs;
 	bool st;
-	int i, n, size;
 
 	t = btf__type_by_id(vmlinux, t->type);
 	if (!t || !btf_is_func_proto(t))
@@ -1474,12 +1554,13 @@ static bool traceable(const struct btf_type *t)
 	n = btf_vlen(t);
 	if (n > 12)
 		return false;
-	for (i = 0, p = btf_params(t); i < n; i++, p++) {
+	for (i = 0, regs = 0, p = btf_params(t); i < n; i++, p++) {
 		size = type_size(p->type, &st);
 		if (size <= 0 || size > 16)
 			return false;
+		regs += (size + 7) / 8;
 	}
-	return true;
+	return regs <= MAX_ARG_REGS;
 }
 
 /*
@@ -1615,12 +1696,6 @@ static long mem_available_kb(void)
 
 #define BENCH_SINGLE	500
 
-/* getpid()'s function with BTF (on x86_64 __x64_sys_getpid is an alias) */
-#if defined(__x86_64__)
-#define GETPID_FN	"__do_sys_getpid"
-#elif defined(__aarch64__)
-#define GETPID_FN	"__arm64_sys_getpid"
-#endif
 #define BENCH_CALLS	20000
 #define BENCH_ROUNDS	5
 
@@ -1707,9 +1782,16 @@ static double bench_calls(void)
 	ns[0] = bench_call(s, bpf_program__attach(s->progs.call_fentry), "fentry");
 	ns[1] = bench_call(s, bpf_program__attach(s->progs.call_fexit), "fexit");
 	bench_multi_calls(s, &ns[2], "");
-	ns[4] = bench_call(s, bpf_program__attach_kprobe_multi_opts(s->progs.call_kmulti,
-								    GETPID_FN, NULL),
-			   "kprobe.multi");
+	{
+		/* None on arm64's 6.12 (FPROBE needs DYNAMIC_FTRACE_WITH_REGS) */
+		struct bpf_link *k = bpf_program__attach_kprobe_multi_opts(s->progs.call_kmulti,
+									   GETPID_FN, NULL);
+
+		if (k || errno != EOPNOTSUPP)
+			ns[4] = bench_call(s, k, "kprobe.multi");
+		else
+			printf("# kprobe.multi: %s\n", strerror(errno));
+	}
 	if (access(OWN_IMAGES, F_OK) == 0) {
 		/* The peer: getpid()'s function on an image of its own */
 		images_own(true);

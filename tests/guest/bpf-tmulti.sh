@@ -9,8 +9,9 @@
 # every attachable function; each kind of program on getpid(), counted.
 # Then the kernel's log names the function it refused, and, where debugfs
 # has failslab, nomem sweeps fail-nth over every allocation of an attach
-# and of a release (faults.inc sets the knobs and puts them back).  Skips where the kernel's libbpf has no
-# tracing_multi (scripts/rootfs.sh builds tmulti only then).
+# and of a release (faults.inc sets the knobs and puts them back).
+# Skips where the kernel's libbpf has no tracing_multi (scripts/rootfs.sh
+# builds tmulti only then).  x86_64 and arm64 (no livepatch there).
 command -v tmulti >/dev/null || { echo "SKIP: no tmulti (no tracing_multi in this tree)"; exit 4; }
 rc=0
 tmulti basic errors mix others intersect info syscalls livepatch module all calls || rc=1
